@@ -1,0 +1,40 @@
+# The two set-up commands: `make run` and `make test`. Everything else here serves them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+export PORT ?= 8000
+
+.PHONY: run test lint install install-dev clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+## run: install, migrate, seed the demo and serve on 127.0.0.1:$(PORT) with a worker
+run: export DEBUG ?= true
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	bin/serve
+
+## test: the whole suite (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL say otherwise)
+test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/qaplatform
+test: export REDIS_URL ?= redis://127.0.0.1:6379/1
+test: install-dev lint
+	$(BIN)/python manage.py makemigrations --check --dry-run --noinput
+	$(BIN)/python -m pytest
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) var/static

@@ -1,0 +1,32 @@
+from django.contrib.auth.models import AbstractUser
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+from accounts.roles import Role
+
+
+class User(AbstractUser):
+    """A person using the platform; what they may do comes from their role groups."""
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        permissions = [
+            ("annotate", _("Can write questions and answers")),
+            ("review", _("Can review the questions of others")),
+            ("administer", _("Can run the platform: corpus, campaigns, releases, scoring")),
+        ]
+
+    @cached_property
+    def roles(self) -> frozenset[str]:
+        """Return the role names this user holds (cached for the request)."""
+        if not self.is_active or not self.pk:
+            return frozenset()
+        names = self.groups.filter(name__in=Role.values).values_list("name", flat=True)
+        return frozenset(names)
+
+    def has_role(self, role: str) -> bool:
+        return role in self.roles
+
+    @property
+    def is_platform_admin(self) -> bool:
+        return self.has_role(Role.ADMIN)

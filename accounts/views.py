@@ -1,0 +1,78 @@
+"""Pages of accounts: sign-in, the role-aware home, each role's home, the users page."""
+
+from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+
+from accounts.forms import UsersImportForm
+from accounts.permissions import role_required
+from accounts.roles import ROLE_HOMES, Role
+from accounts.selectors import user_list
+from accounts.services import set_password_path, users_import
+from core.errors import ServiceError
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/set_password.html"
+    success_url = reverse_lazy("accounts:login")
+    post_reset_login = False
+
+    def form_valid(self, form):
+        from django.contrib import messages
+        from django.utils.translation import gettext as _
+
+        messages.success(self.request, _("Your password is set. You can sign in now."))
+        return super().form_valid(form)
+
+
+def home(request):
+    """Send a user to their role's home; a user with several roles chooses."""
+    if not request.user.is_authenticated:
+        return redirect("accounts:login")
+    held = [r for r in Role.values if request.user.has_role(r)]
+    if len(held) == 1:
+        return redirect(ROLE_HOMES[held[0]])
+    return render(request, "accounts/home.html", {"held_roles": held})
+
+
+@role_required(Role.ANNOTATOR)
+def annotator_home(request):
+    return render(request, "accounts/annotator_home.html")
+
+
+@role_required(Role.REVIEWER)
+def reviewer_home(request):
+    return render(request, "accounts/reviewer_home.html")
+
+
+@role_required(Role.ADMIN)
+def admin_home(request):
+    return render(request, "accounts/admin_home.html")
+
+
+@role_required(Role.ADMIN)
+def users_page(request):
+    """List accounts; import a CSV and show the one-time set-password links."""
+    form, result, status = UsersImportForm(), None, 200
+    if request.method == "POST":
+        form = UsersImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                result = users_import(text=form.cleaned_data["csv"])
+            except ServiceError as error:
+                for name, messages in error.errors.items():
+                    for message in messages:
+                        form.add_error(name if name in form.fields else None, message)
+        status = 400 if form.errors else 200
+    links = [
+        (row, request.build_absolute_uri(set_password_path(user)))
+        for row, user in (result.created if result else [])
+    ]
+    context = {"form": form, "result": result, "links": links, "users": user_list()}
+    template = "accounts/users.html#user-import" if request.htmx else "accounts/users.html"
+    return render(request, template, context, status=status)

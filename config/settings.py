@@ -1,0 +1,261 @@
+"""Settings, all from the environment (see docs/operations.md for every variable)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+from kombu import Queue
+
+from config.env import (
+    Env,
+    EnvError,
+    check_redis_url,
+    parse_database_url,
+    read_or_create_secret,
+    sqlite_database,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+env = Env()
+
+try:
+    VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
+    DEBUG = env.bool("DEBUG", False)
+    SECRET_KEY = env.str("SECRET_KEY") or read_or_create_secret(VAR_DIR / "secret_key")
+    if len(SECRET_KEY) < 50:
+        raise EnvError("SECRET_KEY", "must be at least 50 characters long")
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
+    CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
+    _database_url = env.str("DATABASE_URL")
+    DATABASES = {
+        "default": parse_database_url("DATABASE_URL", _database_url)
+        if _database_url
+        else sqlite_database(VAR_DIR / "db.sqlite3")
+    }
+    _redis_url = env.str("REDIS_URL")
+    REDIS_URL = check_redis_url("REDIS_URL", _redis_url) if _redis_url else None
+    # Behind TLS (the default in production) cookies are secure and HTTP redirects to HTTPS.
+    RUNNING_TESTS = "pytest" in sys.modules
+    HTTPS = env.bool("HTTPS", not DEBUG and not RUNNING_TESTS)
+    HSTS_SECONDS = env.int("HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+    HSTS_PRELOAD = env.bool("HSTS_PRELOAD", HSTS_SECONDS >= 31_536_000)
+    BEHIND_PROXY = env.bool("BEHIND_PROXY", False)
+    SITE_URL = env.str("SITE_URL", "")
+    LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", ["DEBUG", "INFO", "WARNING", "ERROR"])
+    WIKIPEDIA_LANGUAGE = env.str("WIKIPEDIA_LANGUAGE", "fr")
+    WIKIPEDIA_API_URL = env.str(
+        "WIKIPEDIA_API_URL", f"https://{WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php"
+    )
+    WIKIPEDIA_USER_AGENT = env.str("WIKIPEDIA_USER_AGENT", "")
+    JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=60)
+    # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
+    STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
+except EnvError as error:
+    raise ImproperlyConfigured(f"Bad environment variable {error}") from None
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "template_partials.apps.SimpleAppConfig",
+    "django_htmx",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "core",
+    "accounts",
+    "corpus",
+    "annotation",
+    "exports",
+    "evaluation",
+]
+
+MIDDLEWARE = [
+    "core.middleware.HealthCheckMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+AUTH_USER_MODEL = "accounts.User"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            # "page.html#partial" names resolve through django-template-partials' loader.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.roles",
+            ],
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    },
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:home"
+LOGOUT_REDIRECT_URL = "accounts:login"
+PASSWORD_RESET_TIMEOUT = 7 * 24 * 3600  # set-password links of imported users last a week
+
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", _("French")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Europe/Paris"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns at start-up when it is missing
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = VAR_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Security: strict by default, relaxed only by DEBUG or explicit variables.
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = HSTS_SECONDS
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HSTS_SECONDS > 0
+SECURE_HSTS_PRELOAD = HSTS_PRELOAD
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    USE_X_FORWARDED_HOST = True
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first, so an anonymous call is answered 401 with WWW-Authenticate, not 403.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "QA dataset platform API",
+    "DESCRIPTION": "Every action of the pages: corpus, annotation, review, releases, evaluation.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Background jobs: Redis when REDIS_URL is set, otherwise kombu's filesystem transport under
+# var/broker, so the embedded install still runs jobs in a separate worker process.
+BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+if not REDIS_URL:
+    for _folder in ("queue", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+CELERY_BROKER_TRANSPORT_OPTIONS = (
+    # Redis redelivers an unacknowledged task after this long: keep it above the longest job.
+    {"visibility_timeout": JOB_MAX_SECONDS + 3600}
+    if REDIS_URL
+    else {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True  # job state lives in our tables, never in a result backend
+JOB_QUEUES = ["default", "scrape", "export", "gpu"]
+CELERY_TASK_QUEUES = [Queue(name) for name in JOB_QUEUES]
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "corpus.tasks.*": {"queue": "scrape"},
+    "exports.tasks.*": {"queue": "export"},
+    "evaluation.tasks.gpu_*": {"queue": "gpu"},
+}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = JOB_MAX_SECONDS
+CELERY_TASK_SOFT_TIME_LIMIT = JOB_MAX_SECONDS - 60
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

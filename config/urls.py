@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+urlpatterns = [
+    path("", include("accounts.urls")),
+    path("", include("core.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("django-admin/", admin.site.urls),
+    path("api/v1/", include(("config.api_urls", "api"), namespace="api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+]

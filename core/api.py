@@ -1,0 +1,92 @@
+"""API plumbing shared by every app: the error shape, role permissions, the worker-check API."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from accounts.permissions import IsPlatformAdmin
+from core.errors import ServiceError
+from core.models import WorkerCheck
+from core.services import worker_check_start
+
+
+def _as_field_errors(detail) -> dict[str, list[str]]:
+    """Flatten DRF's error detail into {field: [messages]}."""
+    if isinstance(detail, dict):
+        errors = {}
+        for field, value in detail.items():
+            if isinstance(value, dict):
+                for sub, messages in _as_field_errors(value).items():
+                    errors[f"{field}.{sub}"] = messages
+            elif isinstance(value, list) and value and isinstance(value[0], dict):
+                for index, item in enumerate(value):
+                    for sub, messages in _as_field_errors(item).items():
+                        errors[f"{field}[{index}].{sub}"] = messages
+            else:
+                errors[field] = [str(m) for m in (value if isinstance(value, list) else [value])]
+        return errors
+    if isinstance(detail, list):
+        return {"non_field_errors": [str(m) for m in detail]}
+    return {"detail": [str(detail)]}
+
+
+def exception_handler(exc, context):
+    """Answer every refused request as {"errors": {field: [messages]}} with a 4xx."""
+    if isinstance(exc, ServiceError):
+        return Response({"errors": exc.errors}, status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    key = "non_field_errors" if isinstance(exc, exceptions.ValidationError) else "detail"
+    detail = exc.detail if isinstance(exc, exceptions.APIException) else response.data
+    errors = _as_field_errors(detail)
+    if list(errors) == ["detail"] and key == "non_field_errors":
+        errors = {key: errors["detail"]}
+    response.data = {"errors": errors}
+    return response
+
+
+class WorkerCheckSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WorkerCheck
+        fields = [
+            "id",
+            "queue",
+            "status",
+            "progress",
+            "message",
+            "error",
+            "worker",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class WorkerCheckCreateSerializer(serializers.Serializer):
+    queue = serializers.CharField(max_length=32)
+
+
+class WorkerCheckViewSet(viewsets.ReadOnlyModelViewSet):
+    """Admins send a check to a queue and watch a worker pick it up."""
+
+    permission_classes = [IsPlatformAdmin]
+    serializer_class = WorkerCheckSerializer
+    queryset = WorkerCheck.objects.all()
+
+    @extend_schema(request=WorkerCheckCreateSerializer, responses={201: WorkerCheckSerializer})
+    def create(self, request):
+        payload = WorkerCheckCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        check = worker_check_start(queue=payload.validated_data["queue"], requested_by=request.user)
+        return Response(WorkerCheckSerializer(check).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,63 @@
+"""The shared background-job row, and the worker check that proves the job pipeline runs."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Job(models.Model):
+    """State of one background job, kept in our own table (never in Celery's result backend)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for a worker")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Done")
+        FAILED = "failed", _("Failed")
+
+    FINISHED = (Status.SUCCEEDED, Status.FAILED)
+
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100),
+                name="%(app_label)s_%(class)s_progress_at_most_100",
+            ),
+        ]
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+
+class WorkerCheck(Job):
+    """A tiny job sent to one queue: it succeeds only if a worker consumes that queue."""
+
+    queue = models.CharField(_("queue"), max_length=32)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    worker = models.CharField(_("worker"), max_length=255, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = _("worker check")
+        verbose_name_plural = _("worker checks")
+
+    def __str__(self):
+        return f"{self.queue} #{self.pk} ({self.status})"

@@ -1,0 +1,48 @@
+"""Pages of the core app: the system page (worker checks) and the job status partial."""
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from core.errors import ServiceError
+from core.models import WorkerCheck
+from core.services import worker_check_start
+
+
+def broker_kind() -> str:
+    return "redis" if settings.REDIS_URL else "filesystem"
+
+
+@role_required(Role.ADMIN)
+@require_http_methods(["GET", "POST"])
+def system_page(request):
+    """Show the stack this install runs on and check that workers serve each queue."""
+    errors, status = {}, 200
+    if request.method == "POST":
+        try:
+            worker_check_start(queue=request.POST.get("queue", ""), requested_by=request.user)
+        except ServiceError as error:
+            errors, status = error.errors, 400
+        else:
+            if not request.htmx:
+                return redirect("core:system")
+    context = {
+        "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+        "broker": broker_kind(),
+        "queues": settings.JOB_QUEUES,
+        "checks": WorkerCheck.objects.select_related("requested_by")[:20],
+        "errors": errors,
+    }
+    template = "core/system.html#worker-checks" if request.htmx else "core/system.html"
+    return render(request, template, context, status=status)
+
+
+@role_required(Role.ADMIN)
+def worker_check_status(request, pk: int):
+    """The status partial of one worker check; it polls itself until the job ends."""
+    check = get_object_or_404(WorkerCheck, pk=pk)
+    return render(
+        request, "core/job_status.html#job-status", {"job": check, "poll_url": request.path}
+    )

@@ -1,0 +1,35 @@
+"""The Celery settings the job design relies on."""
+
+from django.conf import settings
+
+from config.celery import app
+
+
+def test_four_queues_with_default_as_default():
+    assert [q.name for q in app.conf.task_queues] == ["default", "scrape", "export", "gpu"]
+    assert app.conf.task_default_queue == "default"
+
+
+def test_long_tasks_are_acknowledged_late_and_one_at_a_time():
+    assert app.conf.task_acks_late is True
+    assert app.conf.task_reject_on_worker_lost is True
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_ignore_result is True
+
+
+def test_visibility_timeout_outlasts_the_longest_task():
+    options = app.conf.broker_transport_options
+    if settings.REDIS_URL:
+        assert options["visibility_timeout"] > app.conf.task_time_limit
+        assert options["visibility_timeout"] == settings.JOB_MAX_SECONDS + 3600
+    else:
+        assert options["data_folder_in"] == options["data_folder_out"]
+    assert app.conf.task_soft_time_limit < app.conf.task_time_limit == settings.JOB_MAX_SECONDS
+
+
+def test_tasks_are_routed_by_app():
+    route = app.amqp.router.route
+    assert route({}, "corpus.tasks.scrape_run")["queue"].name == "scrape"
+    assert route({}, "exports.tasks.release_build")["queue"].name == "export"
+    assert route({}, "evaluation.tasks.gpu_finetune")["queue"].name == "gpu"
+    assert route({}, "core.tasks.worker_check_run_task")["queue"].name == "default"

@@ -1,0 +1,95 @@
+"""Helpers for tests that talk to real processes: wait for a condition, run manage.py."""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_until(probe, done, timeout: float = 30.0, interval: float = 0.2):
+    """Call probe() until done(value) holds; return the last value (even on time-out)."""
+    deadline = time.monotonic() + timeout
+    value = probe()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(interval)
+        value = probe()
+    return value
+
+
+def manage_env(**overrides) -> dict:
+    """The environment of a manage.py subprocess: ours, with overrides (None removes)."""
+    env = dict(os.environ)
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def manage(*args: str, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def start_worker(*, env: dict, queues: str, name: str) -> subprocess.Popen:
+    """Start a real Celery worker and return once it reports ready."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--queues",
+            queues,
+            "--pool",
+            "solo",
+            "--hostname",
+            f"{name}@%h",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line and process.poll() is not None:
+            break
+        lines.append(line)
+        if " ready." in line:
+            # Keep reading, so a chatty worker never blocks on a full pipe.
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+            return process
+    process.kill()
+    raise RuntimeError("the worker did not start:\n" + "".join(lines[-40:]))
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
