@@ -4,41 +4,10 @@ import json
 import os
 
 import pytest
-import redis
-from django.conf import settings
-from django.db import connection
 
 from core.models import WorkerCheck
 from core.services import worker_check_start
-from tests.conftest import require_service
 from tests.services import manage, manage_env, start_worker, stop_worker, wait_until
-
-
-def database_url_of(settings_dict: dict) -> str:
-    user = settings_dict["USER"]
-    auth = f"{user}:{settings_dict['PASSWORD']}@" if settings_dict["PASSWORD"] else f"{user}@"
-    port = f":{settings_dict['PORT']}" if settings_dict["PORT"] else ""
-    return f"postgres://{auth if user else ''}{settings_dict['HOST']}{port}/{settings_dict['NAME']}"
-
-
-@pytest.fixture
-def redis_worker(transactional_db):
-    """A real worker on every queue, reading the test database, fed by the real Redis."""
-    if not settings.REDIS_URL:
-        require_service("REDIS_URL is not set: the worker test needs a real Redis")
-    if connection.vendor != "postgresql":
-        require_service("DATABASE_URL must point at PostgreSQL for the worker test")
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    try:
-        client.ping()
-    except redis.RedisError as error:
-        require_service(f"Redis at REDIS_URL is unreachable: {error}")
-    # Messages left by an earlier run would name rows of another test database.
-    client.delete(*settings.JOB_QUEUES, "unacked", "unacked_index")
-    env = manage_env(DATABASE_URL=database_url_of(connection.settings_dict))
-    process = start_worker(env=env, queues=",".join(settings.JOB_QUEUES), name="pytest")
-    yield process
-    stop_worker(process)
 
 
 @pytest.mark.worker

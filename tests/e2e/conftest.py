@@ -1,0 +1,47 @@
+"""A real Chromium (Debian's package) driven by Playwright against the live test server."""
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import require_service
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself
+# (creating users, reading rows) are still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        require_service(f"{CHROMIUM} is missing: install Debian's chromium package")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.console_problems = problems
+    yield page
+    context.close()
