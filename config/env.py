@@ -9,10 +9,10 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
-FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 DATABASE_SCHEMES = {
     "postgres": "django.db.backends.postgresql",
     "postgresql": "django.db.backends.postgresql",
@@ -45,7 +45,7 @@ class Env:
 
     def bool(self, name: str, default: bool) -> bool:
         value = self.raw(name)
-        if value is None:
+        if value in (None, ""):
             return default
         word = value.lower()
         if word in TRUE_WORDS:
@@ -69,7 +69,7 @@ class Env:
 
     def list(self, name: str, default: list[str]) -> list[str]:
         value = self.raw(name)
-        if value is None:
+        if value in (None, ""):
             return list(default)
         items = [item.strip() for item in value.split(",")]
         if any(not item for item in items):
@@ -109,8 +109,8 @@ def parse_database_url(name: str, url: str) -> dict:
     return {
         "ENGINE": engine,
         "NAME": database,
-        "USER": parts.username or "",
-        "PASSWORD": parts.password or "",
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(port or ""),
         "CONN_MAX_AGE": 60,

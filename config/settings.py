@@ -50,7 +50,7 @@ try:
         "WIKIPEDIA_API_URL", f"https://{WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php"
     )
     WIKIPEDIA_USER_AGENT = env.str("WIKIPEDIA_USER_AGENT", "")
-    JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=60)
+    JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
 except EnvError as error:

@@ -24,6 +24,7 @@ def manage_env(**overrides) -> dict:
     """The environment of a manage.py subprocess: ours, with overrides (None removes)."""
     env = dict(os.environ)
     env.pop("DJANGO_SETTINGS_MODULE", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for the browser tests, never for a server
     for name, value in overrides.items():
         if value is None:
             env.pop(name, None)

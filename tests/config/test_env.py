@@ -17,16 +17,16 @@ from tests.services import manage, manage_env
         ("false", False),
         ("NO", False),
         ("off", False),
-        ("", False),
     ],
 )
 def test_bool_accepts_the_usual_words(raw, expected):
     assert Env({"DEBUG": raw}).bool("DEBUG", default=not expected) is expected
 
 
-def test_bool_uses_the_default_when_unset():
+def test_bool_uses_the_default_when_unset_or_empty():
     assert Env({}).bool("DEBUG", default=False) is False
     assert Env({}).bool("DEBUG", default=True) is True
+    assert Env({"DEBUG": ""}).bool("DEBUG", default=True) is True
 
 
 def test_bool_refuses_anything_else_naming_the_variable():
@@ -46,6 +46,7 @@ def test_int_checks_type_and_bounds():
 def test_list_splits_on_commas_and_refuses_empty_items():
     assert Env({"H": "a.org, b.org"}).list("H", []) == ["a.org", "b.org"]
     assert Env({}).list("H", ["localhost"]) == ["localhost"]
+    assert Env({"H": ""}).list("H", ["localhost"]) == ["localhost"]
     with pytest.raises(EnvError, match="^H: expected a comma-separated list"):
         Env({"H": "a.org,,b.org"}).list("H", [])
 
@@ -66,6 +67,11 @@ def test_database_url_postgres():
         "db.internal",
         "6543",
     )
+
+
+def test_database_url_decodes_escaped_credentials():
+    db = parse_database_url("DATABASE_URL", "postgres://qa:p%40ss%2Fw%23rd@db/qa")
+    assert db["PASSWORD"] == "p@ss/w#rd"
 
 
 def test_database_url_sqlite_uses_wal():
