@@ -3,9 +3,13 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
 from core.api import WorkerCheckViewSet
+from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
+router.register("articles", ArticleViewSet, basename="article")
+router.register("paragraphs", ParagraphViewSet, basename="paragraph")
+router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),

@@ -78,6 +78,29 @@ class Env:
             )
         return items
 
+    def ratios(self, name: str, default: dict[str, int]) -> dict[str, int]:
+        """Read "train=83,dev=9,test=8" (or "83,9,8" in the default's order) as weights."""
+        value = self.raw(name)
+        if value in (None, ""):
+            return dict(default)
+        items = [item.strip() for item in value.split(",")]
+        try:
+            if all("=" in item for item in items):
+                pairs = [item.split("=", 1) for item in items]
+                weights = {key.strip(): int(number) for key, number in pairs}
+            else:
+                weights = dict(zip(default, (int(item) for item in items), strict=True))
+        except ValueError:
+            problem = f"expected weights like train=83,dev=9,test=8, got {value!r}"
+            raise EnvError(name, problem) from None
+        if set(weights) != set(default) or any(w < 0 for w in weights.values()) or not any(
+            weights.values()
+        ):
+            keys = ", ".join(default)
+            problem = f"expected one non-negative weight for each of {keys}, got {value!r}"
+            raise EnvError(name, problem)
+        return {key: weights[key] for key in default}
+
     def choice(self, name: str, default: str, choices: list[str]) -> str:
         value = self.str(name, default)
         if value not in choices:

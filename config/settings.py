@@ -50,6 +50,13 @@ try:
         "WIKIPEDIA_API_URL", f"https://{WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php"
     )
     WIKIPEDIA_USER_AGENT = env.str("WIKIPEDIA_USER_AGENT", "")
+    WIKIPEDIA_MIN_INTERVAL = env.int("WIKIPEDIA_MIN_INTERVAL_MS", 1000, minimum=0) / 1000
+    WIKIPEDIA_TIMEOUT = env.int("WIKIPEDIA_TIMEOUT", 30, minimum=1)
+    WIKIPEDIA_MAX_RETRIES = env.int("WIKIPEDIA_MAX_RETRIES", 5, minimum=0, maximum=20)
+    CORPUS_CATEGORY = env.str("CORPUS_CATEGORY", "Article de qualité")
+    CORPUS_MIN_PARAGRAPH_CHARS = env.int("CORPUS_MIN_PARAGRAPH_CHARS", 500, minimum=1)
+    CORPUS_MAX_PARAGRAPH_CHARS = env.int("CORPUS_MAX_PARAGRAPH_CHARS", 0, minimum=0) or None
+    CORPUS_SPLIT_RATIOS = env.ratios("CORPUS_SPLIT_RATIOS", {"train": 83, "dev": 9, "test": 8})
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
@@ -258,4 +265,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # wikipedia-api logs every request at INFO; the scrape log already says what matters.
+    "loggers": {"wikipediaapi": {"level": "WARNING"}},
 }

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("core.urls")),
+    path("", include("corpus.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),

@@ -72,8 +72,8 @@ def database_url_of(settings_dict: dict) -> str:
 
 
 @pytest.fixture
-def redis_worker(transactional_db):
-    """A real worker on every queue, reading the test database, fed by the real Redis."""
+def redis_worker_factory(transactional_db):
+    """Start real workers on every queue, reading the test database, fed by the real Redis."""
     if not settings.REDIS_URL:
         require_service("REDIS_URL is not set: the worker test needs a real Redis")
     if connection.vendor != "postgresql":
@@ -85,7 +85,19 @@ def redis_worker(transactional_db):
         require_service(f"Redis at REDIS_URL is unreachable: {error}")
     # Messages left by an earlier run would name rows of another test database.
     client.delete(*settings.JOB_QUEUES, "unacked", "unacked_index")
-    env = manage_env(DATABASE_URL=database_url_of(connection.settings_dict))
-    process = start_worker(env=env, queues=",".join(settings.JOB_QUEUES), name="pytest")
-    yield process
-    stop_worker(process)
+    processes = []
+
+    def start(**extra_env):
+        env = manage_env(DATABASE_URL=database_url_of(connection.settings_dict), **extra_env)
+        process = start_worker(env=env, queues=",".join(settings.JOB_QUEUES), name="pytest")
+        processes.append(process)
+        return process
+
+    yield start
+    for process in processes:
+        stop_worker(process)
+
+
+@pytest.fixture
+def redis_worker(redis_worker_factory):
+    return redis_worker_factory()

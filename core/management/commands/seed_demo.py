@@ -1,18 +1,44 @@
 import json
+from pathlib import Path
 
 from django.conf import settings
 
 from accounts.roles import Role
 from accounts.services import demo_user_ensure
 from core.commands import PlatformCommand
+from corpus.models import Article, Paragraph
+from corpus.services import corpus_load
 
 DEMO_USERS = [("admin", Role.ADMIN), ("reviewer", Role.REVIEWER), ("annotator", Role.ANNOTATOR)]
 
 
-class Command(PlatformCommand):
-    help = "Create (or refresh) one demo account per role and print their logins."
+PIAF = Path(settings.BASE_DIR).parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 
-    def run(self, **options):
+
+def demo_corpus_path() -> Path:
+    """Return PIAF's real French Wikipedia paragraphs when present, else our small sample."""
+    return PIAF if PIAF.exists() else SAMPLE
+
+
+class Command(PlatformCommand):
+    help = (
+        "Create (or refresh) one demo account per role, load the offline demo corpus, "
+        "and print the logins."
+    )
+
+    def add_command_arguments(self, parser):
+        parser.add_argument(
+            "--corpus",
+            type=Path,
+            default=None,
+            help="Corpus file to load (default: PIAF v1.0 if present, else the "
+            "project's sample corpus).",
+        )
+
+    def run(self, *, corpus, **options):
+        corpus_path = corpus or demo_corpus_path()
+        loaded = corpus_load(path=corpus_path, wave="1.0", language="fr", seed=0)
         logins_file = settings.VAR_DIR / "demo-logins.json"
         known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
         logins = {
@@ -25,10 +51,25 @@ class Command(PlatformCommand):
         logins_file.write_text(json.dumps(logins, indent=2))
         logins_file.chmod(0o600)
         return {
-            "users": [{"username": u, "role": str(r), "password": logins[u]} for u, r in DEMO_USERS]
+            "users": [
+                {"username": u, "role": str(r), "password": logins[u]} for u, r in DEMO_USERS
+            ],
+            "corpus": {
+                "path": str(corpus_path),
+                "articles_created": loaded.created,
+                "paragraphs_created": loaded.paragraphs,
+                "articles_total": Article.objects.count(),
+                "paragraphs_total": Paragraph.objects.count(),
+            },
         }
 
     def summary(self, result):
-        lines = ["Demo logins (kept in var/demo-logins.json):"]
+        corpus = result["corpus"]
+        lines = [
+            f"Corpus: {corpus['articles_total']} articles, {corpus['paragraphs_total']} "
+            f"paragraphs ({corpus['articles_created']} articles loaded now from "
+            f"{corpus['path']}).",
+            "Demo logins (kept in var/demo-logins.json):",
+        ]
         lines += [f"  {u['role']:<10} {u['username']:<10} {u['password']}" for u in result["users"]]
         return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""The corpus: articles, their paragraphs (exactly as annotators see them), scrape runs."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from core.models import Job
+
+
+class Split(models.TextChoices):
+    TRAIN = "train", _("train")
+    DEV = "dev", _("dev")
+    TEST = "test", _("test")
+
+
+class ScrapeRun(Job):
+    """One sample of a category's articles fetched from Wikipedia into the corpus."""
+
+    category = models.CharField(_("category"), max_length=255)
+    language = models.CharField(_("language"), max_length=12)
+    sample_size = models.PositiveIntegerField(_("sample size"))
+    seed = models.BigIntegerField(_("seed"))
+    wave = models.CharField(_("wave"), max_length=20)
+    ratios = models.JSONField(_("split weights"), default=dict)
+    min_chars = models.PositiveIntegerField(_("minimum paragraph length"), default=500)
+    max_chars = models.PositiveIntegerField(_("maximum paragraph length"), null=True, blank=True)
+    # Frozen when the sample is drawn, so a resumed run fetches exactly the same articles.
+    plan = models.JSONField(_("sampled titles and their splits"), default=list, blank=True)
+    articles_total = models.PositiveIntegerField(_("articles to fetch"), default=0)
+    articles_done = models.PositiveIntegerField(_("articles fetched"), default=0)
+    articles_failed = models.PositiveIntegerField(_("articles failed"), default=0)
+    paragraphs_kept = models.PositiveIntegerField(_("paragraphs kept"), default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta(Job.Meta):
+        verbose_name = _("scrape run")
+        verbose_name_plural = _("scrape runs")
+
+    def __str__(self):
+        return f"{self.category} · wave {self.wave} · #{self.pk}"
+
+
+class Article(models.Model):
+    """A Wikipedia article of the corpus; it belongs to exactly one split."""
+
+    class Source(models.TextChoices):
+        WIKIPEDIA = "wikipedia", _("Wikipedia")
+        FILE = "file", _("file")
+
+    language = models.CharField(_("language"), max_length=12, default="fr")
+    title = models.CharField(_("title"), max_length=300)
+    # The title as the source spelled it (SQuAD files may wrap it in HTML); shown escaped.
+    source_title = models.CharField(_("source title"), max_length=1000, blank=True)
+    page_id = models.PositiveBigIntegerField(_("page id"), null=True, blank=True)
+    revision_id = models.PositiveBigIntegerField(_("revision id"), null=True, blank=True)
+    url = models.URLField(_("URL"), max_length=1000, blank=True)
+    wave = models.CharField(_("wave"), max_length=20)
+    split = models.CharField(_("split"), max_length=8, choices=Split.choices)
+    split_fixed = models.BooleanField(
+        _("split fixed by an admin"),
+        default=False,
+        help_text=_("Set when an admin chose the split by hand; later waves keep it."),
+    )
+    source = models.CharField(_("source"), max_length=16, choices=Source.choices)
+    scrape_run = models.ForeignKey(
+        ScrapeRun,
+        verbose_name=_("scrape run"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="articles",
+    )
+    fetched_at = models.DateTimeField(_("fetched"), null=True, blank=True)
+    text_sha256 = models.CharField(_("SHA-256 of the paragraphs"), max_length=64)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("article")
+        verbose_name_plural = _("articles")
+        ordering = ["language", "title"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["language", "title"], name="corpus_article_unique_title"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(split__in=Split.values), name="corpus_article_split_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["split", "wave"], name="corpus_article_split_wave")]
+
+    def __str__(self):
+        return self.title
+
+
+class Paragraph(models.Model):
+    """A paragraph; every answer offset in the system indexes `text` in code points."""
+
+    article = models.ForeignKey(
+        Article, verbose_name=_("article"), on_delete=models.CASCADE, related_name="paragraphs"
+    )
+    position = models.PositiveIntegerField(_("position"))
+    text = models.TextField(_("text"))
+
+    class Meta:
+        verbose_name = _("paragraph")
+        verbose_name_plural = _("paragraphs")
+        ordering = ["article_id", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["article", "position"], name="corpus_paragraph_unique_position"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(text=""), name="corpus_paragraph_text_not_empty"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.article} §{self.position}"
+
+
+class ScrapeLogEntry(models.Model):
+    """What happened to one article of a run: kept paragraphs, what was dropped and why."""
+
+    class Level(models.TextChoices):
+        INFO = "info", _("info")
+        WARNING = "warning", _("warning")
+        ERROR = "error", _("error")
+
+    run = models.ForeignKey(ScrapeRun, on_delete=models.CASCADE, related_name="log_entries")
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+    level = models.CharField(_("level"), max_length=8, choices=Level.choices)
+    title = models.CharField(_("article"), max_length=300, blank=True)
+    message = models.TextField(_("message"))
+    dropped = models.JSONField(_("dropped blocks"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("scrape log entry")
+        verbose_name_plural = _("scrape log entries")
+        ordering = ["run_id", "pk"]
+
+    def __str__(self):
+        return f"{self.level}: {self.title} {self.message[:60]}"

@@ -1,0 +1,204 @@
+"""Scrape runs: sample a category's articles, fetch, segment and store them, resumably.
+
+A run draws its sample once and freezes it (titles and splits) in `plan`; running the job
+again skips the titles already stored, so a killed worker loses nothing and adds no row.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+from core.jobs import Report, job_enqueue, job_run
+from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
+from corpus.readers import SourceArticle
+from corpus.segmentation import segment
+from corpus.services import article_store, check_language, check_wave, current_splits
+from corpus.splits import SamplingError, assign_splits, sample_titles
+from corpus.wikipedia import WikipediaError, client_from_settings
+
+MAX_SAMPLE = 5000
+
+
+def _check_start(*, category: str, sample_size, seed) -> dict[str, list[str]]:
+    errors = {}
+    if not category or len(category) > 255:
+        errors["category"] = [_("Give the category's name (at most 255 characters).")]
+    if not isinstance(sample_size, int) or not 1 <= sample_size <= MAX_SAMPLE:
+        message = _("The sample is a whole number from 1 to %(max)d.") % {"max": MAX_SAMPLE}
+        errors["sample"] = [message]
+    if not isinstance(seed, int) or abs(seed) >= 2**63:
+        errors["seed"] = [_("The seed is a whole number.")]
+    return errors
+
+
+def scrape_run_start(
+    *,
+    category: str,
+    sample_size: int,
+    seed: int,
+    wave: str,
+    language: str | None = None,
+    requested_by=None,
+    enqueue: bool = True,
+) -> ScrapeRun:
+    """Record a scrape run and send it to the `scrape` queue once committed."""
+    category, language = (category or "").strip(), language or settings.WIKIPEDIA_LANGUAGE
+    errors = _check_start(category=category, sample_size=sample_size, seed=seed)
+    errors |= check_wave(wave) | check_language(language)
+    if not settings.WIKIPEDIA_USER_AGENT.strip():
+        errors["wikipedia"] = [
+            _(
+                "WIKIPEDIA_USER_AGENT is not set: Wikimedia asks every client "
+                "for a descriptive user agent with a contact address."
+            )
+        ]
+    if errors:
+        raise ServiceError(errors)
+    from corpus.tasks import scrape_run_task
+
+    with transaction.atomic():
+        run = ScrapeRun.objects.create(
+            category=category,
+            language=language,
+            sample_size=sample_size,
+            seed=seed,
+            wave=wave,
+            ratios=settings.CORPUS_SPLIT_RATIOS,
+            requested_by=requested_by,
+            min_chars=settings.CORPUS_MIN_PARAGRAPH_CHARS,
+            max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
+        )
+        if enqueue:
+            job_enqueue(job=run, task=scrape_run_task, queue="scrape")
+    return run
+
+
+def _log(run: ScrapeRun, level: str, message: str, *, title: str = "", dropped=()) -> None:
+    ScrapeLogEntry.objects.create(
+        run=run, level=level, title=title, message=message, dropped=list(dropped)
+    )
+
+
+def _draw_plan(run: ScrapeRun, client) -> None:
+    """Sample the titles and their splits once, and freeze them in the run."""
+    members = client.category_members(run.category)
+    existing = current_splits(run.language)
+    try:
+        titles = sample_titles(members, n=run.sample_size, seed=run.seed, exclude=existing)
+    except SamplingError as error:
+        raise SamplingError(
+            _("%(error)s (category “%(category)s” has %(count)d articles)")
+            % {"error": error, "category": run.category, "count": len(set(members))}
+        ) from None
+    splits = assign_splits(titles, existing=existing, seed=run.seed, ratios=run.ratios)
+    run.plan = [[title, splits[title]] for title in titles]
+    ScrapeRun.objects.filter(pk=run.pk).update(plan=run.plan, articles_total=len(titles))
+    run.articles_total = len(titles)
+    _log(
+        run,
+        "info",
+        _(
+            "Sampled %(n)d of %(total)d articles in the category, excluding "
+            "%(known)d already in the corpus."
+        )
+        % {"n": len(titles), "total": len(set(members)), "known": len(existing)},
+    )
+
+
+def _dropped_summary(dropped) -> list[dict]:
+    return [
+        {"reason": d.reason, "section": d.section, "excerpt": d.excerpt, "chars": d.chars}
+        for d in dropped
+    ]
+
+
+def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
+    """Fetch, segment and store one article; log what happened. Return False on failure."""
+    try:
+        page = client.fetch_article(title)
+    except WikipediaError as error:
+        _log(run, "error", str(error), title=title)
+        return False
+    result = segment(
+        page.text, language=run.language, min_chars=run.min_chars, max_chars=run.max_chars
+    )
+    source = SourceArticle(
+        title=title,
+        source_title=page.title,
+        url=page.url,
+        page_id=page.page_id,
+        revision_id=page.revision_id,
+    )
+    if not result.paragraphs:
+        _log(
+            run,
+            "warning",
+            _("No paragraph of at least %(n)d characters: article left out.")
+            % {"n": run.min_chars},
+            title=title,
+            dropped=_dropped_summary(result.dropped),
+        )
+        return True
+    stored = article_store(
+        language=run.language,
+        source=source,
+        paragraphs=result.paragraphs,
+        wave=run.wave,
+        split=split,
+        kind=Article.Source.WIKIPEDIA,
+        scrape_run=run,
+        fetched_at=timezone.now(),
+    )
+    message = (
+        _("Kept %(kept)d paragraphs, dropped %(dropped)d blocks.")
+        % {"kept": len(result.paragraphs), "dropped": len(result.dropped)}
+        if stored
+        else _("Already in the corpus: left as it is.")
+    )
+    _log(run, "info", message, title=title, dropped=_dropped_summary(result.dropped))
+    return True
+
+
+def _update_counters(run: ScrapeRun, failed: int) -> None:
+    titles = [title for title, _split in run.plan]
+    done = Article.objects.filter(language=run.language, title__in=titles).count()
+    kept = Paragraph.objects.filter(article__scrape_run=run).count()
+    ScrapeRun.objects.filter(pk=run.pk).update(
+        articles_done=done, articles_failed=failed, paragraphs_kept=kept
+    )
+
+
+def _scrape(run: ScrapeRun, report: Report, client) -> str:
+    client = client or client_from_settings(language=run.language)
+    if not run.plan:
+        report(1, _("Listing the category"))
+        _draw_plan(run, client)
+    stored = set(
+        Article.objects.filter(
+            language=run.language, title__in=[t for t, _s in run.plan]
+        ).values_list("title", flat=True)
+    )
+    failed = 0
+    for index, (title, split) in enumerate(run.plan, start=1):
+        if title not in stored and not _fetch_one(run, client, title, split):
+            failed += 1
+        _update_counters(run, failed)
+        report(2 + 98 * index // max(1, len(run.plan)), title)
+    run.refresh_from_db()
+    return _(
+        "%(done)d of %(total)d articles in the corpus, %(failed)d failed, %(kept)d paragraphs kept."
+    ) % {
+        "done": run.articles_done,
+        "total": run.articles_total,
+        "failed": run.articles_failed,
+        "kept": run.paragraphs_kept,
+    }
+
+
+def scrape_run_execute(*, run: ScrapeRun, client=None) -> None:
+    """Run (or resume) a scrape run as a job; `client` replaces Wikipedia in tests."""
+    job_run(run, lambda job, report: _scrape(job, report, client))

@@ -1,0 +1,53 @@
+"""Reads of the corpus: filtered article lists and the statistics tables."""
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Length
+
+from corpus.models import Article, Paragraph, Split
+
+
+def article_list(*, split: str = "", wave: str = "", query: str = "") -> QuerySet:
+    """Return articles with their paragraph count, filtered by split, wave and title."""
+    articles = Article.objects.annotate(paragraph_count=Count("paragraphs"))
+    if split:
+        articles = articles.filter(split=split)
+    if wave:
+        articles = articles.filter(wave=wave)
+    if query:
+        articles = articles.filter(Q(title__icontains=query))
+    return articles.order_by("title")
+
+
+def waves() -> list[str]:
+    return list(Article.objects.order_by("wave").values_list("wave", flat=True).distinct())
+
+
+def corpus_stats() -> dict:
+    """Return articles, paragraphs and characters per split and wave, with totals per split."""
+    paragraphs = Paragraph.objects.values("article__split", "article__wave").annotate(
+        paragraphs=Count("id"), chars=Sum(Length("text"))
+    )
+    articles = Article.objects.values("split", "wave").annotate(articles=Count("id"))
+    cells = {
+        (a["split"], a["wave"]): {"articles": a["articles"], "paragraphs": 0, "chars": 0}
+        for a in articles
+    }
+    for p in paragraphs:
+        cell = cells[(p["article__split"], p["article__wave"])]
+        cell["paragraphs"], cell["chars"] = p["paragraphs"], p["chars"] or 0
+    rows = [
+        {"split": s, "wave": w, **cells[(s, w)]}
+        for s in Split.values
+        for w in sorted({w for _s, w in cells})
+        if (s, w) in cells
+    ]
+    totals = []
+    for split in Split.values:
+        mine = [r for r in rows if r["split"] == split]
+        totals.append(
+            {
+                "split": split,
+                **{k: sum(r[k] for r in mine) for k in ("articles", "paragraphs", "chars")},
+            }
+        )
+    return {"rows": rows, "totals": totals}

@@ -1,0 +1,171 @@
+"""Use cases of the corpus: store articles, load offline files, run scrapes from Wikipedia."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+from corpus.models import Article, Paragraph, Split
+from corpus.readers import CorpusFileError, SourceArticle, read_corpus_file
+from corpus.segmentation import segment
+from corpus.splits import assign_splits
+
+WAVE = re.compile(r"^[\w.\-]{1,20}$")
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)?$")
+
+
+def paragraphs_sha256(paragraphs: list[str]) -> str:
+    """Return the fingerprint of an article's stored paragraphs."""
+    return hashlib.sha256("\n\n".join(paragraphs).encode()).hexdigest()
+
+
+def check_wave(wave: str) -> dict[str, list[str]]:
+    if WAVE.match(wave or ""):
+        return {}
+    return {"wave": [_("A wave is 1 to 20 letters, digits, dots or dashes, like 1.1.")]}
+
+
+def check_language(language: str) -> dict[str, list[str]]:
+    if LANGUAGE.match(language or ""):
+        return {}
+    return {"language": [_("A language is a Wikipedia language code, like fr or en.")]}
+
+
+def article_store(
+    *,
+    language: str,
+    source: SourceArticle,
+    paragraphs: list[str],
+    wave: str,
+    split: str,
+    kind: str,
+    scrape_run=None,
+    fetched_at=None,
+) -> Article | None:
+    """Create an article and its paragraphs; return None if the title is already there."""
+    try:
+        with transaction.atomic():
+            article = Article.objects.create(
+                language=language,
+                title=source.title,
+                source_title=source.source_title,
+                page_id=source.page_id,
+                revision_id=source.revision_id,
+                url=source.url,
+                wave=wave,
+                split=split,
+                source=kind,
+                scrape_run=scrape_run,
+                fetched_at=fetched_at,
+                text_sha256=paragraphs_sha256(paragraphs),
+            )
+            Paragraph.objects.bulk_create(
+                Paragraph(article=article, position=i, text=t) for i, t in enumerate(paragraphs)
+            )
+    except IntegrityError:
+        # The unique (language, title) constraint: another run stored it first.
+        if Article.objects.filter(language=language, title=source.title).exists():
+            return None
+        raise
+    return article
+
+
+def current_splits(language: str) -> dict[str, str]:
+    """Return {title: split} of the articles already in the corpus for a language."""
+    return dict(Article.objects.filter(language=language).values_list("title", "split"))
+
+
+@dataclass
+class LoadResult:
+    created: int = 0
+    paragraphs: int = 0
+    skipped: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    splits: Counter = field(default_factory=Counter)
+
+
+def _paragraphs_of(source: SourceArticle, language: str) -> list[str]:
+    if source.text is None:
+        return source.paragraphs
+    return segment(
+        source.text,
+        language=language,
+        min_chars=settings.CORPUS_MIN_PARAGRAPH_CHARS,
+        max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
+    ).paragraphs
+
+
+def _splits_for(sources, *, existing, split, seed, ratios) -> dict[str, str]:
+    given = {s.title: split or s.split for s in sources if split or s.split}
+    bad = sorted({v for v in given.values() if v not in Split.values})
+    if bad:
+        raise ServiceError({"split": [_("Unknown split(s): %(s)s.") % {"s": ", ".join(bad)}]})
+    rest = [s.title for s in sources if s.title not in given]
+    return given | assign_splits(rest, existing=existing | given, seed=seed, ratios=ratios)
+
+
+@transaction.atomic
+def corpus_load(
+    *,
+    path: Path,
+    wave: str,
+    language: str,
+    seed: int = 0,
+    split: str | None = None,
+) -> LoadResult:
+    """Load the articles of a SQuAD file or a corpus JSONL: all of them, or none on error.
+
+    Articles whose title is already in the corpus are skipped; new ones get splits that fill
+    the configured ratios without moving any article already there.
+    """
+    errors = check_wave(wave) | check_language(language)
+    if errors:
+        raise ServiceError(errors)
+    try:
+        sources = read_corpus_file(Path(path))
+    except CorpusFileError as error:
+        raise ServiceError({"path": [str(error)]}) from None
+    existing = current_splits(language)
+    result = LoadResult(skipped=[s.title for s in sources if s.title in existing])
+    fresh, seen = [], set()
+    for source in sources:
+        if source.title not in existing and source.title not in seen:
+            seen.add(source.title)
+            fresh.append(source)
+    splits = _splits_for(
+        fresh, existing=existing, split=split, seed=seed, ratios=settings.CORPUS_SPLIT_RATIOS
+    )
+    for source in fresh:
+        paragraphs = _paragraphs_of(source, language)
+        if not paragraphs:
+            result.empty.append(source.title)
+            continue
+        article_store(
+            language=language,
+            source=source,
+            paragraphs=paragraphs,
+            wave=wave,
+            split=splits[source.title],
+            kind=Article.Source.FILE,
+        )
+        result.created += 1
+        result.paragraphs += len(paragraphs)
+        result.splits[splits[source.title]] += 1
+    return result
+
+
+def article_set_split(*, article: Article, split: str) -> Article:
+    """Move an article to a split by hand; later waves keep it there."""
+    if split not in Split.values:
+        raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
+    Article.objects.filter(pk=article.pk).update(split=split, split_fixed=True)
+    article.split, article.split_fixed = split, True
+    return article

@@ -1,0 +1,12 @@
+from celery import shared_task
+
+from corpus.models import ScrapeRun
+from corpus.scraping import scrape_run_execute
+
+
+@shared_task(acks_late=True)
+def scrape_run_task(*, job_pk: int) -> None:
+    run = ScrapeRun.objects.filter(pk=job_pk).first()
+    if run is None or run.is_finished:
+        return
+    scrape_run_execute(run=run)

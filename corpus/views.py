@@ -1,0 +1,134 @@
+"""Corpus pages for admins: articles, statistics, scrape runs."""
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from core.errors import ServiceError
+from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
+from corpus.models import Article, ScrapeRun
+from corpus.scraping import scrape_run_start
+from corpus.selectors import article_list, corpus_stats, waves
+from corpus.services import article_set_split
+
+admin_only = role_required(Role.ADMIN)
+
+
+@admin_only
+def articles_page(request):
+    form = ArticleFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    articles = article_list(
+        split=filters.get("split", ""), wave=filters.get("wave", ""), query=filters.get("q", "")
+    )
+    page = Paginator(articles, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "corpus/articles.html",
+        {
+            "form": form,
+            "page": page,
+            "waves": waves(),
+            "query": query.urlencode(),
+        },
+    )
+
+
+@admin_only
+@require_http_methods(["GET", "POST"])
+def article_page(request, pk: int):
+    article = get_object_or_404(Article, pk=pk)
+    form, status = ArticleSplitForm(initial={"split": article.split}), 200
+    if request.method == "POST":
+        form = ArticleSplitForm(request.POST)
+        if form.is_valid():
+            article_set_split(article=article, split=form.cleaned_data["split"])
+            return redirect("corpus:article", pk=article.pk)
+        status = 400
+    return render(
+        request,
+        "corpus/article.html",
+        {
+            "article": article,
+            "paragraphs": article.paragraphs.all(),
+            "form": form,
+        },
+        status=status,
+    )
+
+
+def bar_chart(title: str, items: list[tuple[str, int]]) -> dict:
+    """Return the context of partials/bar_chart.html: bars scaled to 300 units wide."""
+    top = max((value for _label, value in items), default=0) or 1
+    bars = [
+        {
+            "label": label,
+            "value": value,
+            "width": round(300 * value / top),
+            "y": 10 + 34 * i,
+            "text_y": 28 + 34 * i,
+        }
+        for i, (label, value) in enumerate(items)
+    ]
+    return {"title": title, "bars": bars, "height": 20 + 34 * len(bars)}
+
+
+@admin_only
+def stats_page(request):
+    stats = corpus_stats()
+    charts = [
+        bar_chart(_("Articles per split"), [(t["split"], t["articles"]) for t in stats["totals"]]),
+        bar_chart(
+            _("Paragraphs per split"), [(t["split"], t["paragraphs"]) for t in stats["totals"]]
+        ),
+    ]
+    return render(request, "corpus/stats.html", {**stats, "charts": charts})
+
+
+@admin_only
+@require_http_methods(["GET", "POST"])
+def scrape_runs_page(request):
+    form, status = ScrapeRunForm(), 200
+    if request.method == "POST":
+        form = ScrapeRunForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                run = scrape_run_start(
+                    category=data["category"],
+                    sample_size=data["sample"],
+                    seed=data["seed"],
+                    wave=data["wave"],
+                    requested_by=request.user,
+                )
+            except ServiceError as error:
+                for field, messages in error.errors.items():
+                    for message in messages:
+                        form.add_error(field if field in form.fields else None, message)
+            else:
+                return redirect("corpus:scrape-run", pk=run.pk)
+        status = 400
+    runs = ScrapeRun.objects.select_related("requested_by")[:50]
+    return render(request, "corpus/scrape_runs.html", {"form": form, "runs": runs}, status=status)
+
+
+@admin_only
+def scrape_run_page(request, pk: int):
+    run = get_object_or_404(ScrapeRun, pk=pk)
+    if request.htmx:
+        return render(request, "corpus/scrape_run.html#scrape-run-counters", {"run": run})
+    entries = run.log_entries.all()
+    return render(request, "corpus/scrape_run.html", {"run": run, "entries": entries})
+
+
+@admin_only
+def scrape_run_status(request, pk: int):
+    run = get_object_or_404(ScrapeRun, pk=pk)
+    return render(
+        request, "core/job_status.html#job-status", {"job": run, "poll_url": request.path}
+    )

@@ -1,0 +1,245 @@
+"""Scrape runs with the real Wikipedia client against a fake French Wikipedia."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from core.errors import ServiceError
+from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
+from corpus.scraping import scrape_run_execute, scrape_run_start
+from corpus.segmentation import segment
+from corpus.splits import assign_splits, sample_titles
+from corpus.wikipedia import WikipediaClient
+from tests.corpus.conftest import AGENT
+from tests.corpus.fake_mediawiki import (
+    FakeMediaWiki,
+    FakeMediaWikiServer,
+    article_extract,
+    piaf_articles,
+)
+from tests.services import wait_until
+
+
+@pytest.fixture
+def twelve():
+    """A category of 12 PIAF articles."""
+    titles = sorted(piaf_articles())[:12]
+    return FakeMediaWiki(
+        pages={t: article_extract(piaf_articles()[t]) for t in titles}, members=titles, page_size=5
+    )
+
+
+def client_for(fake):
+    return WikipediaClient(
+        language="fr",
+        api_url="https://fr.wikipedia.org/w/api.php",
+        user_agent=AGENT,
+        min_interval=0,
+        transport=fake.transport(),
+        sleep=lambda seconds: None,
+    )
+
+
+def start(**kwargs):
+    options = {"category": "Article de qualité", "sample_size": 10, "seed": 7, "wave": "1.0"}
+    return scrape_run_start(**(options | kwargs), enqueue=False)
+
+
+def extract_requests(fake):
+    return [r for r in fake.requests if r.url.params.get("prop") == "extracts"]
+
+
+def test_a_run_samples_fetches_segments_and_splits(db, twelve):
+    run = start()
+    scrape_run_execute(run=run, client=client_for(twelve))
+    run.refresh_from_db()
+    expected_titles = sample_titles(twelve.members, n=10, seed=7)
+    assert run.status == "succeeded", run.error
+    assert [title for title, _split in run.plan] == expected_titles
+    assert dict(run.plan) == assign_splits(
+        expected_titles, existing={}, seed=7, ratios={"train": 83, "dev": 9, "test": 8}
+    )
+    assert (run.articles_total, run.articles_done, run.articles_failed) == (10, 10, 0)
+    kept = sum(len(segment(twelve.pages[t]).paragraphs) for t in expected_titles)
+    assert run.paragraphs_kept == kept == Paragraph.objects.count()
+    assert run.progress == 100
+    article = Article.objects.get(title=expected_titles[0])
+    assert (article.page_id, article.revision_id) == (
+        twelve.page_id(article.title),
+        twelve.revision_id(article.title),
+    )
+    assert article.url.startswith("https://fr.wikipedia.org/wiki/")
+    assert (article.wave, article.source, article.scrape_run_id) == ("1.0", "wikipedia", run.pk)
+    assert [p.text for p in article.paragraphs.all()] == segment(
+        twelve.pages[article.title]
+    ).paragraphs
+    entries = list(run.log_entries.all())
+    assert entries[0].message == (
+        "10 articles tirés sur les 12 de la catégorie, hors 0 déjà dans le corpus."
+    )
+    assert len(entries) == 11
+    assert all(e.dropped for e in entries[1:])  # headings and end matter are reported
+    assert {d["reason"] for d in entries[1].dropped} >= {"heading"}
+
+
+def test_a_failed_article_is_logged_and_the_run_goes_on(db, twelve):
+    twelve.members.append("Page disparue")
+    run = start(sample_size=13)
+    scrape_run_execute(run=run, client=client_for(twelve))
+    run.refresh_from_db()
+    assert run.status == "succeeded"
+    assert (run.articles_done, run.articles_failed) == (12, 1)
+    error = ScrapeLogEntry.objects.get(level="error")
+    assert error.title == "Page disparue"
+    assert "Page disparue" in error.message
+
+
+def test_a_killed_run_resumes_without_duplicates(db, twelve):
+    run = start()
+    client = client_for(twelve)
+    original = client.fetch_article
+    calls = []
+
+    def dies_on_the_fourth(title):
+        calls.append(title)
+        if len(calls) == 4:
+            raise KeyboardInterrupt  # the worker is killed in the middle of the run
+        return original(title)
+
+    client.fetch_article = dies_on_the_fourth
+    with pytest.raises(KeyboardInterrupt):
+        scrape_run_execute(run=run, client=client)
+    assert Article.objects.count() == 3
+    assert ScrapeRun.objects.get(pk=run.pk).status == "running"
+
+    again = client_for(twelve)
+    scrape_run_execute(run=ScrapeRun.objects.get(pk=run.pk), client=again)
+    run.refresh_from_db()
+    assert run.status == "succeeded"
+    assert Article.objects.count() == 10
+    assert len(extract_requests(twelve)) == 3 + 7  # the first three were not fetched again
+    assert run.attempts == 2
+
+
+def test_running_a_finished_run_again_adds_no_row(db, twelve):
+    run = start()
+    scrape_run_execute(run=run, client=client_for(twelve))
+    counts = (Article.objects.count(), Paragraph.objects.count(), ScrapeLogEntry.objects.count())
+    ScrapeRun.objects.filter(pk=run.pk).update(status="running")  # as if redelivered
+    scrape_run_execute(run=ScrapeRun.objects.get(pk=run.pk), client=client_for(twelve))
+    assert (Article.objects.count(), Paragraph.objects.count()) == counts[:2]
+
+
+def test_a_second_wave_samples_only_new_articles_and_keeps_the_first(db, twelve):
+    first = start(sample_size=6, wave="1.0")
+    scrape_run_execute(run=first, client=client_for(twelve))
+    before = dict(Article.objects.values_list("title", "split"))
+    second = start(sample_size=6, wave="1.1", seed=8)
+    scrape_run_execute(run=second, client=client_for(twelve))
+    second.refresh_from_db()
+    assert second.status == "succeeded", second.error
+    assert not set(before) & {title for title, _s in second.plan}
+    assert Article.objects.count() == 12
+    assert {t: s for t, s in Article.objects.values_list("title", "split") if t in before} == before
+
+
+def test_an_unknown_category_fails_clearly_and_writes_no_article(db, twelve):
+    run = start(category="Catégorie inexistante")
+    scrape_run_execute(run=run, client=client_for(twelve))
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error.startswith("CategoryMissing: ")
+    assert "Catégorie inexistante" in run.error
+    assert Article.objects.count() == 0
+
+
+def test_a_sample_larger_than_the_category_fails_clearly(db, twelve):
+    run = start(sample_size=20)
+    scrape_run_execute(run=run, client=client_for(twelve))
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert "sample 20 is larger than the 12 articles not yet in the corpus" in run.error
+    assert Article.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"sample_size": -5}, "sample"),
+        ({"sample_size": 0}, "sample"),
+        ({"sample_size": 10_000}, "sample"),
+        ({"category": "  "}, "category"),
+        ({"wave": ""}, "wave"),
+        ({"language": "xx_YY"}, "language"),
+    ],
+)
+def test_bad_input_is_refused_before_anything_is_written(db, kwargs, field):
+    with pytest.raises(ServiceError) as error:
+        start(**kwargs)
+    assert list(error.value.errors) == [field]
+    assert ScrapeRun.objects.count() == 0
+
+
+def test_a_missing_user_agent_is_refused_at_start(db, settings):
+    settings.WIKIPEDIA_USER_AGENT = ""
+    with pytest.raises(ServiceError) as error:
+        start()
+    assert list(error.value.errors) == ["wikipedia"]
+    assert ScrapeRun.objects.count() == 0
+
+
+def test_scrape_articles_command_over_http(db, settings, twelve):
+    with FakeMediaWikiServer(twelve) as server:
+        settings.WIKIPEDIA_API_URL = server.url
+        out = StringIO()
+        call_command(
+            "scrape_articles", "--sample", "4", "--seed", "3", "--wave", "1.0", "--json", stdout=out
+        )
+    result = json.loads(out.getvalue())
+    assert (result["status"], result["articles_done"], result["articles_failed"]) == (
+        "succeeded",
+        4,
+        0,
+    )
+    assert Article.objects.count() == 4
+    assert all(r.headers["User-Agent"].startswith(AGENT) for r in twelve.requests)
+    assert all(r.url.params["maxlag"] == "5" for r in twelve.requests)
+
+
+def test_scrape_articles_command_reports_a_failure(db, settings, twelve):
+    with FakeMediaWikiServer(twelve) as server:
+        settings.WIKIPEDIA_API_URL = server.url
+        with pytest.raises(CommandError, match="larger than the 12 articles"):
+            call_command(
+                "scrape_articles",
+                "--sample",
+                "50",
+                "--seed",
+                "3",
+                "--wave",
+                "1.0",
+                stdout=StringIO(),
+            )
+    assert Article.objects.count() == 0
+
+
+def test_scrape_articles_needs_its_options(db):
+    with pytest.raises(CommandError, match="--sample, --seed and --wave are required"):
+        call_command("scrape_articles", "--sample", "4", stdout=StringIO())
+
+
+@pytest.mark.worker
+def test_a_real_worker_runs_a_scrape_from_the_scrape_queue(redis_worker_factory, twelve):
+    with FakeMediaWikiServer(twelve) as server:
+        redis_worker_factory(
+            WIKIPEDIA_API_URL=server.url, WIKIPEDIA_USER_AGENT=AGENT, WIKIPEDIA_MIN_INTERVAL_MS="0"
+        )
+        run = scrape_run_start(category="Article de qualité", sample_size=5, seed=11, wave="1.0")
+        run = wait_until(
+            lambda: ScrapeRun.objects.get(pk=run.pk), lambda r: r.is_finished, timeout=60
+        )
+    assert run.status == "succeeded", run.error
+    assert (run.articles_done, run.progress) == (5, 100)
+    assert Article.objects.filter(scrape_run=run).count() == 5
