@@ -42,7 +42,11 @@ def home(request):
 
 @role_required(Role.ANNOTATOR)
 def annotator_home(request):
-    return render(request, "accounts/annotator_home.html")
+    from annotation.selectors import campaigns_for
+
+    return render(
+        request, "accounts/annotator_home.html", {"campaigns": campaigns_for(request.user)}
+    )
 
 
 @role_required(Role.REVIEWER)

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("core.urls")),
     path("", include("corpus.urls")),
+    path("", include("annotation.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
-from corpus.scraping import scrape_run_start
+from corpus.scraping import scrape_run_resume, scrape_run_start
 from corpus.services import article_set_split
 
 
@@ -188,3 +188,9 @@ class ScrapeRunViewSet(viewsets.ReadOnlyModelViewSet):
     def log(self, request, pk=None):
         run = self.get_object()
         return Response(ScrapeLogEntrySerializer(run.log_entries.all(), many=True).data)
+
+    @extend_schema(request=None, responses=ScrapeRunSerializer)
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        run = scrape_run_resume(run=self.get_object())
+        return Response(ScrapeRunSerializer(run).data)

@@ -199,6 +199,30 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
     }
 
 
+def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
+    """Start a failed run again: its frozen plan is kept, stored articles are skipped."""
+    if run.status != ScrapeRun.Status.FAILED:
+        raise ServiceError(
+            {
+                "run": [
+                    _("Only a failed run can be resumed; this one is %(status)s.")
+                    % {"status": run.get_status_display()}
+                ]
+            },
+            status=409,
+        )
+    from corpus.tasks import scrape_run_task
+
+    with transaction.atomic():
+        ScrapeRun.objects.filter(pk=run.pk).update(
+            status=ScrapeRun.Status.PENDING, error="", finished_at=None
+        )
+        run.refresh_from_db()
+        if enqueue:
+            job_enqueue(job=run, task=scrape_run_task, queue="scrape")
+    return run
+
+
 def scrape_run_execute(*, run: ScrapeRun, client=None) -> None:
     """Run (or resume) a scrape run as a job; `client` replaces Wikipedia in tests."""
     job_run(run, lambda job, report: _scrape(job, report, client))

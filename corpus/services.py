@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph, Split
 from corpus.readers import CorpusFileError, SourceArticle, read_corpus_file
-from corpus.segmentation import segment
+from corpus.segmentation import END_MATTER, segment
 from corpus.splits import assign_splits
 
 WAVE = re.compile(r"^[\w.\-]{1,20}$")
@@ -34,9 +34,21 @@ def check_wave(wave: str) -> dict[str, list[str]]:
 
 
 def check_language(language: str) -> dict[str, list[str]]:
-    if LANGUAGE.match(language or ""):
-        return {}
-    return {"language": [_("A language is a Wikipedia language code, like fr or en.")]}
+    """Accept a Wikipedia language code whose end-matter sections segmentation knows."""
+    if not LANGUAGE.match(language or ""):
+        return {"language": [_("A language is a Wikipedia language code, like fr or en.")]}
+    if language not in END_MATTER and language.split("-")[0] not in END_MATTER:
+        known = ", ".join(sorted(END_MATTER))
+        return {
+            "language": [
+                _(
+                    "Segmentation knows the end-matter sections of %(known)s only; "
+                    "add the language to corpus/segmentation.py first."
+                )
+                % {"known": known}
+            ]
+        }
+    return {}
 
 
 def article_store(

@@ -11,6 +11,11 @@ urlpatterns = [
     path("manage/corpus/scrape-runs/", views.scrape_runs_page, name="scrape-runs"),
     path("manage/corpus/scrape-runs/<int:pk>/", views.scrape_run_page, name="scrape-run"),
     path(
+        "manage/corpus/scrape-runs/<int:pk>/resume/",
+        views.scrape_run_resume_view,
+        name="scrape-run-resume",
+    ),
+    path(
         "manage/corpus/scrape-runs/<int:pk>/status/",
         views.scrape_run_status,
         name="scrape-run-status",

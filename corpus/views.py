@@ -1,5 +1,6 @@
 """Corpus pages for admins: articles, statistics, scrape runs."""
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -10,7 +11,7 @@ from accounts.roles import Role
 from core.errors import ServiceError
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
-from corpus.scraping import scrape_run_start
+from corpus.scraping import scrape_run_resume, scrape_run_start
 from corpus.selectors import article_list, corpus_stats, waves
 from corpus.services import article_set_split
 
@@ -132,3 +133,16 @@ def scrape_run_status(request, pk: int):
     return render(
         request, "core/job_status.html#job-status", {"job": run, "poll_url": request.path}
     )
+
+
+@admin_only
+@require_http_methods(["POST"])
+def scrape_run_resume_view(request, pk: int):
+    run = get_object_or_404(ScrapeRun, pk=pk)
+    try:
+        scrape_run_resume(run=run)
+    except ServiceError as error:
+        messages.error(request, " ".join(error.errors["run"]))
+        return redirect("corpus:scrape-run", pk=run.pk)
+    messages.success(request, _("The run starts again where it stopped."))
+    return redirect("corpus:scrape-run", pk=run.pk)

@@ -134,6 +134,16 @@ def test_a_short_stored_secret_is_refused(tmp_path):
         ("REDIS_URL", "localhost:6379", "Bad environment variable REDIS_URL: expected redis://"),
         ("SECRET_KEY", "too-short", "Bad environment variable SECRET_KEY: must be at least 50"),
         ("JOB_MAX_SECONDS", "ten", "Bad environment variable JOB_MAX_SECONDS: expected a whole"),
+        (
+            "CORPUS_MAX_PARAGRAPH_CHARS",
+            "100",
+            "Bad environment variable CORPUS_MAX_PARAGRAPH_CHARS: must be 0 (no maximum) or at least",
+        ),
+        (
+            "CORPUS_SPLIT_RATIOS",
+            "80,20",
+            "Bad environment variable CORPUS_SPLIT_RATIOS: expected weights like train=83",
+        ),
     ],
 )
 def test_start_up_stops_on_a_bad_value(tmp_path, name, value, message):
@@ -141,3 +151,17 @@ def test_start_up_stops_on_a_bad_value(tmp_path, name, value, message):
     assert result.returncode == 1
     assert message in result.stderr
     assert "ImproperlyConfigured" in result.stderr
+
+
+def test_ratios_in_order_or_by_name():
+    default = {"train": 83, "dev": 9, "test": 8}
+    assert Env({"R": "80,10,10"}).ratios("R", default) == {"train": 80, "dev": 10, "test": 10}
+    assert Env({"R": "test=1, dev=2,train=7"}).ratios("R", default) == {
+        "train": 7,
+        "dev": 2,
+        "test": 1,
+    }
+    assert Env({}).ratios("R", default) == default
+    for bad in ("a,b,c", "train=1,dev=2,foo=3", "0,0,0", "-1,5,5"):
+        with pytest.raises(EnvError, match="^R: expected"):
+            Env({"R": bad}).ratios("R", default)

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
+from annotation.models import Campaign
 from core.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
 from corpus.models import Article, Paragraph
 
@@ -30,6 +31,9 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     assert Article.objects.count() == 8
     assert Paragraph.objects.count() == result["corpus"]["paragraphs_total"] == 24
     assert (tmp_path / "demo-logins.json").stat().st_mode & 0o777 == 0o600
+    campaign = Campaign.objects.get()
+    assert (campaign.name, campaign.kind, campaign.active) == ("Démo — questions", "questions", True)
+    assert result["campaign"] == {"name": "Démo — questions", "created": True}
 
 
 def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
@@ -38,6 +42,8 @@ def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
     second = seed("--corpus", str(SAMPLE))
     assert second["users"] == first["users"]
     assert second["corpus"]["articles_created"] == 0
+    assert second["campaign"]["created"] is False
+    assert Campaign.objects.count() == 1
     assert Article.objects.count() == 8
 
 

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
-from corpus.scraping import scrape_run_execute, scrape_run_start
+from corpus.scraping import scrape_run_execute, scrape_run_resume, scrape_run_start
 from corpus.segmentation import segment
 from corpus.splits import assign_splits, sample_titles
 from corpus.wikipedia import WikipediaClient
@@ -243,3 +243,60 @@ def test_a_real_worker_runs_a_scrape_from_the_scrape_queue(redis_worker_factory,
     assert run.status == "succeeded", run.error
     assert (run.articles_done, run.progress) == (5, 100)
     assert Article.objects.filter(scrape_run=run).count() == 5
+
+
+def test_a_failed_run_resumes_with_its_plan(db, twelve):
+    run = start(sample_size=4)
+    client = client_for(twelve)
+    original, calls = client.fetch_article, []
+
+    def wikipedia_goes_down(title):
+        calls.append(title)
+        if len(calls) >= 3:
+            raise RuntimeError("Wikipedia is down")
+        return original(title)
+
+    client.fetch_article = wikipedia_goes_down
+    scrape_run_execute(run=run, client=client)
+    run.refresh_from_db()
+    assert (run.status, run.error) == ("failed", "RuntimeError: Wikipedia is down")
+    plan = run.plan
+
+    resumed = scrape_run_resume(run=run, enqueue=False)
+    assert (resumed.status, resumed.error) == ("pending", "")
+    scrape_run_execute(run=resumed, client=client_for(twelve))
+    run.refresh_from_db()
+    assert (run.status, run.plan, run.articles_done) == ("succeeded", plan, 4)
+    assert Article.objects.count() == 4
+
+
+def test_only_a_failed_run_can_be_resumed(db, twelve):
+    run = start(sample_size=2)
+    scrape_run_execute(run=run, client=client_for(twelve))
+    with pytest.raises(ServiceError) as error:
+        scrape_run_resume(run=ScrapeRun.objects.get(pk=run.pk))
+    assert (list(error.value.errors), error.value.status) == (["run"], 409)
+    assert ScrapeRun.objects.get(pk=run.pk).status == "succeeded"
+
+
+def test_resume_from_the_page_and_the_api(admin_client, django_capture_on_commit_callbacks):
+    run = start(sample_size=2)
+    ScrapeRun.objects.filter(pk=run.pk).update(status="failed", error="boom")
+    page = admin_client.get(f"/manage/corpus/scrape-runs/{run.pk}/")
+    assert f'action="/manage/corpus/scrape-runs/{run.pk}/resume/"'.encode() in page.content
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = admin_client.post(f"/manage/corpus/scrape-runs/{run.pk}/resume/")
+    assert response.status_code == 302
+    assert ScrapeRun.objects.get(pk=run.pk).status == "pending"
+    assert len(callbacks) == 1
+    again = admin_client.post(f"/api/v1/scrape-runs/{run.pk}/resume/")
+    assert again.status_code == 409
+    assert list(again.json()["errors"]) == ["run"]
+
+
+def test_a_language_segmentation_does_not_know_is_refused(db):
+    with pytest.raises(ServiceError) as error:
+        start(language="pt")
+    assert list(error.value.errors) == ["language"]
+    assert "de, en, es, fr, it" in error.value.errors["language"][0]
+    assert ScrapeRun.objects.count() == 0

@@ -60,6 +60,7 @@ def test_a_jsonl_text_is_segmented(db, tmp_path, settings):
     [
         ({"wave": "bad wave!"}, "wave"),
         ({"language": "French"}, "language"),
+        ({"language": "pt"}, "language"),
         ({"split": "validation"}, "split"),
     ],
 )

@@ -21,7 +21,7 @@ LONG_RUNNING = ("postgres", "redis", "web", *CELERY_SERVICES)
 REQUIRED = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
 # What an operator puts in .env: the two secrets compose refuses to start without.
 OPERATOR_ENV = {"SECRET_KEY": "s" * 64, "POSTGRES_PASSWORD": "example-password"}
-SETTINGS_CALL = re.compile(r"""\benv\.(?:str|bool|int|list|choice)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+SETTINGS_CALL = re.compile(r"""\benv\.(?:str|bool|int|list|choice|ratios)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 VARIABLE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}")
 
 
@@ -30,7 +30,7 @@ class MissingVariable(LookupError):
 
 
 def settings_env_names() -> set[str]:
-    """Return the names config/settings.py reads with env.str/bool/int/list/choice."""
+    """Return the names config/settings.py reads with env.str/bool/int/list/choice/ratios."""
     return set(SETTINGS_CALL.findall((ROOT / "config" / "settings.py").read_text()))
 
 

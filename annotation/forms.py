@@ -1,0 +1,77 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from annotation.models import Campaign, QuestionType
+from corpus.models import Split
+
+
+class CampaignForm(forms.Form):
+    """Parse the campaign page's fields; the rules live in annotation.services."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Campaign.Kind.choices)
+    splits = forms.MultipleChoiceField(
+        label=_("Splits"), choices=Split.choices, widget=forms.CheckboxSelectMultiple
+    )
+    questions_min = forms.IntegerField(label=_("Fewest questions per paragraph"))
+    questions_max = forms.IntegerField(label=_("Most questions per paragraph"))
+    review_rate = forms.DecimalField(
+        label=_("Review rate"),
+        max_digits=3,
+        decimal_places=2,
+        help_text=_("Share of each annotator's questions audited (FQuAD: 0.25)."),
+    )
+    extra_answers = forms.IntegerField(label=_("Extra answers per dev/test question"))
+    lease_minutes = forms.IntegerField(
+        label=_("Lease minutes"), help_text=_("How long an item stays reserved.")
+    )
+    guidelines = forms.CharField(
+        label=_("Guidelines (Markdown)"), required=False, widget=forms.Textarea(attrs={"rows": 8})
+    )
+    active = forms.BooleanField(label=_("Active"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for value, label in QuestionType.choices:
+            self.fields[f"target_{value}"] = forms.IntegerField(
+                label=label,
+                required=False,
+                min_value=0,
+                max_value=100,
+                help_text=_("Target share, in %"),
+            )
+
+    def target_fields(self):
+        return [self[f"target_{value}"] for value in QuestionType.values]
+
+    def main_fields(self):
+        return [self[name] for name in self.fields if not name.startswith("target_")]
+
+    def campaign_data(self) -> dict:
+        data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
+        data["question_type_targets"] = {
+            value: self.cleaned_data[f"target_{value}"]
+            for value in QuestionType.values
+            if self.cleaned_data.get(f"target_{value}") is not None
+        }
+        return data
+
+    @classmethod
+    def initial_for(cls, campaign: Campaign) -> dict:
+        initial = {
+            name: getattr(campaign, name)
+            for name in (
+                "name",
+                "kind",
+                "splits",
+                "questions_min",
+                "questions_max",
+                "review_rate",
+                "extra_answers",
+                "lease_minutes",
+                "guidelines",
+                "active",
+            )
+        }
+        initial |= {f"target_{k}": v for k, v in campaign.question_type_targets.items()}
+        return initial

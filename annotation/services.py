@@ -1,0 +1,124 @@
+"""Use cases of annotation: campaigns for now."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from annotation.models import Campaign, QuestionType
+from core.errors import ServiceError
+from corpus.models import Split
+
+FIELDS = (
+    "name",
+    "kind",
+    "language",
+    "splits",
+    "questions_min",
+    "questions_max",
+    "review_rate",
+    "extra_answers",
+    "lease_minutes",
+    "question_type_targets",
+    "guidelines",
+    "active",
+)
+
+
+def _check_bounds(data: dict, errors: dict) -> None:
+    low, high = data["questions_min"], data["questions_max"]
+    if not 1 <= low <= 10:
+        errors["questions_min"] = [_("Between 1 and 10.")]
+    if not low <= high <= 10:
+        errors["questions_max"] = [_("Between the fewest questions and 10.")]
+    if not 5 <= data["lease_minutes"] <= 1440:
+        errors["lease_minutes"] = [_("Between 5 and 1440 minutes.")]
+    if not 0 <= data["extra_answers"] <= 5:
+        errors["extra_answers"] = [_("Between 0 and 5.")]
+    try:
+        rate = Decimal(str(data["review_rate"]))
+    except InvalidOperation:
+        rate = Decimal(-1)
+    if not Decimal(0) <= rate <= Decimal(1) or rate.as_tuple().exponent < -2:
+        errors["review_rate"] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
+
+
+def _check_targets(targets, errors: dict) -> None:
+    if not isinstance(targets, dict) or any(k not in QuestionType.values for k in targets):
+        errors["question_type_targets"] = [
+            _("Targets are {type: percent} for the types %(types)s.")
+            % {"types": ", ".join(QuestionType.values)}
+        ]
+        return
+    values = list(targets.values())
+    if any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100 for v in values):
+        errors["question_type_targets"] = [_("Each target is a whole percent from 0 to 100.")]
+    elif sum(values) > 100:
+        errors["question_type_targets"] = [_("The targets add up to more than 100 %.")]
+
+
+def campaign_check(data: dict) -> dict[str, list[str]]:
+    """Return the problems of a campaign's settings, by field."""
+    errors: dict[str, list[str]] = {}
+    if not str(data["name"]).strip():
+        errors["name"] = [_("Give the campaign a name.")]
+    if data["kind"] not in Campaign.Kind.values:
+        errors["kind"] = [_("Unknown kind “%(kind)s”.") % {"kind": data["kind"]}]
+    splits = data["splits"]
+    if not isinstance(splits, list) or not splits or any(s not in Split.values for s in splits):
+        errors["splits"] = [_("Choose one or more of train, dev, test.")]
+    elif data["kind"] == Campaign.Kind.ADDITIONAL_ANSWERS and "train" in splits:
+        errors["splits"] = [_("Additional answers are collected on dev and test only.")]
+    _check_bounds(data, errors)
+    _check_targets(data["question_type_targets"], errors)
+    return errors
+
+
+def _save(campaign: Campaign, data: dict) -> Campaign:
+    errors = campaign_check(data)
+    if errors:
+        raise ServiceError(errors)
+    for name in FIELDS:
+        setattr(campaign, name, data[name])
+    campaign.name = campaign.name.strip()
+    campaign.splits = [s for s in Split.values if s in data["splits"]]  # canonical order
+    try:
+        with transaction.atomic():
+            campaign.save()
+    except IntegrityError:
+        raise ServiceError({"name": [_("Another campaign has this name.")]}) from None
+    return campaign
+
+
+def campaign_defaults() -> dict:
+    """Return the settings of a new campaign: FQuAD's protocol."""
+    return {
+        "name": "",
+        "kind": Campaign.Kind.QUESTIONS,
+        "language": "fr",
+        "splits": list(Split.values),
+        "questions_min": 3,
+        "questions_max": 5,
+        "review_rate": Decimal("0.25"),
+        "extra_answers": 2,
+        "lease_minutes": 30,
+        "question_type_targets": {},
+        "guidelines": "",
+        "active": True,
+    }
+
+
+def campaign_create(*, created_by=None, **fields) -> Campaign:
+    """Create a campaign; fields left out take FQuAD's defaults."""
+    unknown = set(fields) - set(FIELDS)
+    if unknown:
+        raise TypeError(f"unknown campaign fields: {sorted(unknown)}")
+    return _save(Campaign(created_by=created_by), campaign_defaults() | fields)
+
+
+def campaign_update(*, campaign: Campaign, **fields) -> Campaign:
+    """Change some settings of a campaign; the others stay as they are."""
+    current = {name: getattr(campaign, name) for name in FIELDS}
+    return _save(campaign, current | fields)

@@ -1,0 +1,55 @@
+"""Campaign pages for admins."""
+
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from annotation.forms import CampaignForm
+from annotation.models import Campaign
+from annotation.services import campaign_create, campaign_defaults, campaign_update
+from core.errors import ServiceError
+
+admin_only = role_required(Role.ADMIN)
+
+
+@admin_only
+def campaigns_page(request):
+    return render(request, "annotation/campaigns.html", {"campaigns": Campaign.objects.all()})
+
+
+def _save_form(request, form: CampaignForm, campaign: Campaign | None):
+    """Validate and save; return the campaign, or None with the errors added to the form."""
+    if not form.is_valid():
+        return None
+    try:
+        if campaign is None:
+            return campaign_create(created_by=request.user, **form.campaign_data())
+        return campaign_update(campaign=campaign, **form.campaign_data())
+    except ServiceError as error:
+        for field, messages in error.errors.items():
+            target = field if field in form.fields else None
+            for message in messages:
+                form.add_error(target, message)
+        return None
+
+
+@admin_only
+@require_http_methods(["GET", "POST"])
+def campaign_page(request, pk: int | None = None):
+    """Create a campaign (no pk) or change one."""
+    campaign = get_object_or_404(Campaign, pk=pk) if pk else None
+    initial = CampaignForm.initial_for(campaign) if campaign else campaign_defaults()
+    form, status = CampaignForm(initial=initial), 200
+    if request.method == "POST":
+        form = CampaignForm(request.POST)
+        saved = _save_form(request, form, campaign)
+        if saved is not None:
+            return redirect("annotation:campaigns")
+        status = 400
+    return render(
+        request,
+        "annotation/campaign_form.html",
+        {"form": form, "campaign": campaign},
+        status=status,
+    )

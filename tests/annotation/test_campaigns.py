@@ -1,0 +1,172 @@
+"""Campaigns: FQuAD defaults, the rules on their settings, admin pages, API, guidelines."""
+
+from decimal import Decimal
+
+import pytest
+from django.db import IntegrityError, transaction
+from rest_framework.test import APIClient
+
+from annotation.models import Campaign
+from annotation.services import campaign_create, campaign_update
+from core.errors import ServiceError
+from core.markdown import render_markdown
+
+
+def test_a_new_campaign_follows_fquad(db):
+    campaign = campaign_create(name="FQuAD 1.1")
+    assert (campaign.kind, campaign.splits, campaign.questions_min, campaign.questions_max) == (
+        "questions",
+        ["train", "dev", "test"],
+        3,
+        5,
+    )
+    assert (campaign.review_rate, campaign.extra_answers, campaign.lease_minutes) == (
+        Decimal("0.25"),
+        2,
+        30,
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"questions_min": 0}, "questions_min"),
+        ({"questions_min": 4, "questions_max": 3}, "questions_max"),
+        ({"questions_max": 11}, "questions_max"),
+        ({"review_rate": Decimal("1.5")}, "review_rate"),
+        ({"review_rate": Decimal("0.255")}, "review_rate"),
+        ({"lease_minutes": 2}, "lease_minutes"),
+        ({"extra_answers": 6}, "extra_answers"),
+        ({"splits": []}, "splits"),
+        ({"splits": ["validation"]}, "splits"),
+        ({"kind": "translations"}, "kind"),
+        ({"kind": "additional_answers", "splits": ["train", "dev"]}, "splits"),
+        ({"question_type_targets": {"why": 60, "how": 50}}, "question_type_targets"),
+        ({"question_type_targets": {"whence": 10}}, "question_type_targets"),
+        ({"question_type_targets": {"why": -1}}, "question_type_targets"),
+        ({"name": "   "}, "name"),
+    ],
+)
+def test_bad_settings_are_refused_by_field_and_nothing_is_saved(db, fields, field):
+    with pytest.raises(ServiceError) as error:
+        campaign_create(**({"name": "C"} | fields))
+    assert list(error.value.errors) == [field]
+    assert Campaign.objects.count() == 0
+
+
+def test_names_are_unique(db):
+    campaign_create(name="C")
+    with pytest.raises(ServiceError) as error:
+        campaign_create(name="C")
+    assert list(error.value.errors) == ["name"]
+
+
+def test_update_changes_only_what_is_given(db):
+    campaign = campaign_create(name="C", guidelines="Soyez précis.")
+    campaign_update(campaign=campaign, questions_max=4, splits=["test", "dev"])
+    campaign.refresh_from_db()
+    assert (campaign.questions_max, campaign.splits, campaign.guidelines) == (
+        4,
+        ["dev", "test"],
+        "Soyez précis.",
+    )
+
+
+def test_the_database_enforces_the_bounds_too(db):
+    campaign = campaign_create(name="C")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Campaign.objects.filter(pk=campaign.pk).update(questions_max=2)
+
+
+def test_markdown_guidelines_cannot_inject_script():
+    html = render_markdown("**Gras** <script>alert(1)</script> [x](javascript:alert(1))")
+    assert "<strong>Gras</strong>" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert 'href="javascript' not in html
+
+
+def test_admin_creates_a_campaign_from_the_page(admin_client):
+    response = admin_client.post(
+        "/manage/campaigns/new/",
+        {
+            "name": "Vague 1.1",
+            "kind": "questions",
+            "splits": ["train", "dev"],
+            "questions_min": "3",
+            "questions_max": "5",
+            "review_rate": "0.25",
+            "extra_answers": "2",
+            "lease_minutes": "30",
+            "guidelines": "# Consignes",
+            "active": "on",
+            "target_why": "15",
+            "target_how": "10",
+        },
+    )
+    assert response.status_code == 302
+    campaign = Campaign.objects.get()
+    assert campaign.question_type_targets == {"why": 15, "how": 10}
+    assert campaign.splits == ["train", "dev"]
+    page = admin_client.get(f"/manage/campaigns/{campaign.pk}/")
+    assert b"<h1>Consignes</h1>" in page.content
+
+
+def test_a_bad_page_submission_is_a_400_and_keeps_what_was_typed(admin_client):
+    response = admin_client.post(
+        "/manage/campaigns/new/",
+        {
+            "name": "Vague 1.1",
+            "kind": "questions",
+            "splits": ["train"],
+            "questions_min": "4",
+            "questions_max": "3",
+            "review_rate": "0.25",
+            "extra_answers": "2",
+            "lease_minutes": "30",
+            "guidelines": "Mes consignes",
+        },
+    )
+    assert response.status_code == 400
+    assert "questions_max" in response.context["form"].errors
+    assert b"Mes consignes" in response.content
+    assert Campaign.objects.count() == 0
+
+
+def test_campaign_pages_are_for_admins(client, annotator):
+    client.force_login(annotator)
+    assert client.get("/manage/campaigns/").status_code == 403
+    assert client.post("/manage/campaigns/new/", {"name": "x"}).status_code == 403
+    assert Campaign.objects.count() == 0
+
+
+def test_annotators_see_active_campaigns_with_safe_guidelines(client, annotator):
+    campaign_create(name="Ouverte", guidelines="*Lisez tout* <b>avant</b>")
+    campaign_create(name="Fermée", active=False)
+    client.force_login(annotator)
+    html = client.get("/annotate/").content.decode()
+    assert "Ouverte" in html and "Fermée" not in html
+    assert "<em>Lisez tout</em> &lt;b&gt;avant&lt;/b&gt;" in html
+
+
+def test_api_lists_by_role_and_only_admins_write(annotator, admin_user):
+    campaign_create(name="Ouverte")
+    campaign_create(name="Fermée", active=False)
+    api = APIClient()
+    api.force_authenticate(annotator)
+    assert [c["name"] for c in api.get("/api/v1/campaigns/").json()["results"]] == ["Ouverte"]
+    assert api.post("/api/v1/campaigns/", {"name": "X"}, format="json").status_code == 403
+    api.force_authenticate(admin_user)
+    assert len(api.get("/api/v1/campaigns/").json()["results"]) == 2
+    created = api.post(
+        "/api/v1/campaigns/",
+        {"name": "X", "splits": ["dev", "test"], "kind": "additional_answers"},
+        format="json",
+    )
+    assert created.status_code == 201
+    assert created.json()["splits"] == ["dev", "test"]
+    bad = api.patch(
+        f"/api/v1/campaigns/{created.json()['id']}/", {"questions_min": 9}, format="json"
+    )
+    assert bad.status_code == 400
+    assert list(bad.json()["errors"]) == ["questions_max"]
+    assert Campaign.objects.get(name="X").questions_min == 3
