@@ -1,14 +1,23 @@
 """Campaign API: workers list the active campaigns; admins create and change them."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from accounts.permissions import IsPlatformAdmin
-from annotation.models import Campaign
-from annotation.selectors import campaigns_for
+from accounts.permissions import IsAnnotator, IsPlatformAdmin
+from annotation.models import Answer, Campaign, Lease, Question
+from annotation.selectors import campaigns_for, questions_filter, questions_visible_to
 from annotation.services import campaign_create, campaign_update
+from annotation.work import draft_save, lease_claim_next, lease_get, lease_release, questions_submit
+from core.errors import ServiceError
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -51,6 +60,176 @@ class CampaignWriteSerializer(serializers.Serializer):
     active = serializers.BooleanField(required=False)
 
 
+class ArticleBriefSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    split = serializers.CharField()
+    url = serializers.CharField()
+
+
+class ParagraphBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    article = ArticleBriefSerializer()
+
+
+class LeaseSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(source="campaign.kind")
+    paragraph = ParagraphBriefSerializer()
+    question = serializers.SerializerMethodField()
+    questions_min = serializers.IntegerField(source="campaign.questions_min")
+    questions_max = serializers.IntegerField(source="campaign.questions_max")
+
+    class Meta:
+        model = Lease
+        fields = [
+            "id",
+            "kind",
+            "campaign",
+            "status",
+            "expires_at",
+            "paragraph",
+            "question",
+            "questions_min",
+            "questions_max",
+            "draft",
+            "draft_saved_at",
+        ]
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_question(self, lease):
+        return None  # additional-answer leases (next issue) carry the question here
+
+
+class DraftSerializer(serializers.Serializer):
+    draft = serializers.JSONField()
+
+
+class SubmittedQuestionSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    answer_start = serializers.IntegerField()
+    answer_text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    seconds_spent = serializers.IntegerField(required=False)
+
+
+class SubmitSerializer(serializers.Serializer):
+    questions = SubmittedQuestionSerializer(many=True)
+
+
+class ReleaseSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=Lease.Reason.choices)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class AnswerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Answer
+        fields = ["answer_start", "text", "kind", "seconds_spent"]
+
+
+class QuestionSerializer(serializers.ModelSerializer):
+    id = serializers.UUIDField(source="uuid")
+    author = serializers.CharField(source="author.username")
+    split = serializers.CharField(source="paragraph.article.split")
+    answers = AnswerSerializer(many=True)
+
+    class Meta:
+        model = Question
+        fields = [
+            "id",
+            "campaign",
+            "paragraph",
+            "author",
+            "position",
+            "text",
+            "question_type",
+            "seconds_spent",
+            "status",
+            "split",
+            "answers",
+            "created_at",
+        ]
+
+
+def lease_response(lease: Lease, created: bool | None = None) -> Response:
+    code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    return Response(LeaseSerializer(lease).data, status=code)
+
+
+class LeaseViewSet(viewsets.GenericViewSet):
+    """The annotator's own leases: read, save a draft, submit, give back."""
+
+    permission_classes = [IsAnnotator]
+    serializer_class = LeaseSerializer
+
+    def get_queryset(self):
+        return Lease.objects.none()
+
+    def _lease(self, pk) -> Lease:
+        if not str(pk).isdigit():
+            raise ServiceError({"lease": ["No such lease."]}, status=404)
+        return lease_get(lease_pk=int(pk), annotator=self.request.user)
+
+    def retrieve(self, request, pk=None):
+        return lease_response(self._lease(pk))
+
+    @extend_schema(request=DraftSerializer, responses=LeaseSerializer)
+    @action(detail=True, methods=["put"])
+    def draft(self, request, pk=None):
+        lease = self._lease(pk)
+        payload = DraftSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        return lease_response(draft_save(lease=lease, draft=payload.validated_data["draft"]))
+
+    @extend_schema(request=SubmitSerializer, responses=QuestionSerializer(many=True))
+    @action(detail=True, methods=["post"])
+    def submit(self, request, pk=None):
+        lease = self._lease(pk)
+        questions = request.data.get("questions") if isinstance(request.data, dict) else None
+        stored = questions_submit(lease=lease, questions=questions)
+        return Response(QuestionSerializer(stored, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ReleaseSerializer, responses=LeaseSerializer)
+    @action(detail=True, methods=["post"])
+    def release(self, request, pk=None):
+        lease = self._lease(pk)
+        payload = ReleaseSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        return lease_response(
+            lease_release(lease=lease, reason=data["reason"], note=data.get("note", ""))
+        )
+
+
+FILTERS = [
+    OpenApiParameter(name, OpenApiTypes.STR) for name in ("campaign", "author", "status", "split")
+]
+
+
+@extend_schema_view(list=extend_schema(parameters=FILTERS))
+class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Questions; annotators see only their own, reviewers and admins see all."""
+
+    serializer_class = QuestionSerializer
+    lookup_field = "uuid"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Question.objects.none()
+        params = self.request.query_params
+        questions = (
+            questions_visible_to(self.request.user)
+            .select_related("author", "paragraph__article")
+            .prefetch_related("answers")
+        )
+        return questions_filter(
+            questions,
+            campaign=params.get("campaign"),
+            author=params.get("author"),
+            status=params.get("status"),
+            split=params.get("split"),
+        )
+
+
 class CampaignViewSet(viewsets.ModelViewSet):
     serializer_class = CampaignSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
@@ -58,6 +237,8 @@ class CampaignViewSet(viewsets.ModelViewSet):
     def get_permissions(self):
         if self.action in ("list", "retrieve"):
             return [IsAuthenticated()]
+        if self.action == "leases":
+            return [IsAnnotator()]
         return [IsPlatformAdmin()]
 
     def get_queryset(self):
@@ -79,3 +260,12 @@ class CampaignViewSet(viewsets.ModelViewSet):
     def partial_update(self, request, pk=None):
         campaign = campaign_update(campaign=self.get_object(), **self._payload(partial=True))
         return Response(CampaignSerializer(campaign).data)
+
+    @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
+    @action(detail=True, methods=["post"])
+    def leases(self, request, pk=None):
+        """Claim the next paragraph (201), get the one already held (200), or 204: none left."""
+        claim = lease_claim_next(campaign=self.get_object(), annotator=request.user)
+        if claim is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return lease_response(claim.lease, created=claim.created)

@@ -2,13 +2,15 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
-from annotation.api import CampaignViewSet
+from annotation.api import CampaignViewSet, LeaseViewSet, QuestionViewSet
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
 router.register("campaigns", CampaignViewSet, basename="campaign")
+router.register("leases", LeaseViewSet, basename="lease")
+router.register("questions", QuestionViewSet, basename="question")
 router.register("articles", ArticleViewSet, basename="article")
 router.register("paragraphs", ParagraphViewSet, basename="paragraph")
 router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")

@@ -223,6 +223,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a `status`; name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "JobStatusEnum": "core.models.Job.Status",
+        "LeaseStatusEnum": "annotation.models.Lease.Status",
+        "QuestionStatusEnum": "annotation.models.Question.Status",
+    },
 }
 
 # Background jobs: Redis when REDIS_URL is set, otherwise kombu's filesystem transport under

@@ -38,6 +38,12 @@ def require_service(reason: str):
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash test passwords cheaply; the real hasher costs about 0.4 s per user."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def password():
     return PASSWORD

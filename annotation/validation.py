@@ -1,0 +1,85 @@
+"""Check submitted questions against their paragraph (no Django import at module level).
+
+Offsets are Python code points into the paragraph text, as everywhere in the platform.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_QUESTION_CHARS = 1000
+MAX_ANSWER_CHARS = 1000
+MAX_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class CleanQuestion:
+    text: str
+    answer_start: int
+    answer_text: str
+    seconds_spent: int
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _question_problems(paragraph: str, item, seen: set[str], _) -> dict[str, str]:
+    if not isinstance(item, dict):
+        return {"": _("Each question is an object with text, answer_start and answer_text.")}
+    problems: dict[str, str] = {}
+    text = item.get("text")
+    if not isinstance(text, str) or not text.strip():
+        problems["text"] = _("Write the question.")
+    elif len(text.strip()) > MAX_QUESTION_CHARS:
+        problems["text"] = _("A question has at most 1,000 characters.")
+    elif " ".join(text.split()).casefold() in seen:
+        problems["text"] = _("The same question is asked twice on this paragraph.")
+    start, answer = item.get("answer_start"), item.get("answer_text")
+    if not _is_int(start) or not 0 <= start < len(paragraph):
+        problems["answer_start"] = _("Select the answer in the paragraph.")
+    elif not isinstance(answer, str) or not answer.strip():
+        problems["answer_text"] = _("Select the answer in the paragraph.")
+    elif len(answer) > MAX_ANSWER_CHARS:
+        problems["answer_text"] = _("An answer has at most 1,000 characters.")
+    elif paragraph[start : start + len(answer)] != answer:
+        problems["answer_text"] = _("The answer is not the text at this place of the paragraph.")
+    seconds = item.get("seconds_spent", 0)
+    if not _is_int(seconds) or not 0 <= seconds <= MAX_SECONDS:
+        problems["seconds_spent"] = _("A whole number of seconds from 0 to 86,400.")
+    return problems
+
+
+def check_questions(paragraph: str, questions, *, low: int, high: int, _=None):
+    """Return (errors, clean questions); errors map "questions[i].field" to messages.
+
+    `_` translates the messages (Django's gettext unless another is given).
+    """
+    if _ is None:
+        from django.utils.translation import gettext as _
+    if not isinstance(questions, list) or not low <= len(questions) <= high:
+        count = len(questions) if isinstance(questions, list) else 0
+        message = _("Write from %(low)d to %(high)d questions (%(count)d given).") % {
+            "low": low,
+            "high": high,
+            "count": count,
+        }
+        return {"questions": [message]}, []
+    errors, clean, seen = {}, [], set()
+    for index, item in enumerate(questions):
+        for field, message in _question_problems(paragraph, item, seen, _).items():
+            errors[f"questions[{index}].{field}".rstrip(".")] = [message]
+        if isinstance(item, dict) and isinstance(item.get("text"), str):
+            seen.add(" ".join(item["text"].split()).casefold())
+    if errors:
+        return errors, []
+    for item in questions:
+        clean.append(
+            CleanQuestion(
+                text=" ".join(item["text"].split()),
+                answer_start=item["answer_start"],
+                answer_text=item["answer_text"],
+                seconds_spent=item.get("seconds_spent", 0),
+            )
+        )
+    return {}, clean
