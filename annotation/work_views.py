@@ -1,0 +1,101 @@
+"""The annotators' pages: claim the next paragraph, the annotation page, give a paragraph back.
+
+Saving drafts and submitting go through the JSON API (`/api/v1/leases/…`) from the page's
+script, so the page and scripts share one door.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from annotation.models import Lease
+from annotation.selectors import campaigns_for
+from annotation.work import lease_claim_next, lease_get, lease_release
+from core.errors import ServiceError
+
+annotator_only = role_required(Role.ANNOTATOR)
+
+
+def _own_lease(request, pk: int) -> Lease:
+    try:
+        return lease_get(lease_pk=pk, annotator=request.user)
+    except ServiceError as error:
+        if error.status == 404:
+            raise Http404 from None
+        raise PermissionDenied from None
+
+
+@annotator_only
+@require_POST
+def next_paragraph(request, campaign_pk: int):
+    campaign = get_object_or_404(campaigns_for(request.user), pk=campaign_pk)
+    try:
+        claim = lease_claim_next(campaign=campaign, annotator=request.user)
+    except ServiceError as error:
+        messages.error(request, " ".join(m for ms in error.errors.values() for m in ms))
+        return redirect("accounts:annotator-home")
+    if claim is None:
+        messages.info(request, _("Every paragraph of this campaign is taken. Thank you!"))
+        return redirect("accounts:annotator-home")
+    return redirect("annotation:lease", pk=claim.lease.pk)
+
+
+def _page_messages() -> dict:
+    """The page script's messages, translated here (the script holds no text of its own)."""
+    return {
+        "noQuestionMark": _("A question ends with “?”."),
+        "copied": _("This copies a long run of the paragraph: rephrase it."),
+        "duplicate": _("You already asked this question on this paragraph."),
+        "longAnswer": _("Over 20 words: is this the smallest answer?"),
+        "needText": _("Write the question."),
+        "needAnswer": _("Select the answer in the paragraph."),
+        "saved": _("Draft saved at %(time)s"),
+        "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
+        "edit": _("Edit"),
+        "delete": _("Delete"),
+        "answer": _("Answer"),
+        "submitted": _("Sent. Thank you!"),
+        "refused": _("The server refused the paragraph: see the messages below."),
+        "offline": _("The server cannot be reached; nothing is lost, try again."),
+        "selected": _("Selected answer"),
+    }
+
+
+@annotator_only
+@require_http_methods(["GET"])
+def lease_page(request, pk: int):
+    lease = _own_lease(request, pk)
+    context = {
+        "lease": lease,
+        "campaign": lease.campaign,
+        "paragraph": lease.paragraph,
+        "article": lease.paragraph.article,
+        "page_messages": _page_messages(),
+        "urls": {
+            "draft": reverse("api:lease-draft", args=[lease.pk]),
+            "submit": reverse("api:lease-submit", args=[lease.pk]),
+            "home": reverse("accounts:annotator-home"),
+        },
+    }
+    return render(request, "annotation/lease.html", context)
+
+
+@annotator_only
+@require_POST
+def lease_release_view(request, pk: int):
+    lease = _own_lease(request, pk)
+    try:
+        lease_release(
+            lease=lease, reason=request.POST.get("reason", ""), note=request.POST.get("note", "")
+        )
+    except ServiceError as error:
+        messages.error(request, " ".join(m for ms in error.errors.values() for m in ms))
+        return redirect("annotation:lease", pk=lease.pk)
+    messages.success(request, _("The paragraph was given back."))
+    return redirect("accounts:annotator-home")

@@ -1,0 +1,70 @@
+"""The annotators' pages: next paragraph, the annotation page, giving a paragraph back."""
+
+from annotation.models import Lease
+from annotation.work import lease_claim_next
+
+
+def test_next_paragraph_claims_and_opens_the_page(client, campaign, paragraphs, annotators):
+    client.force_login(annotators[0])
+    response = client.post(f"/annotate/campaigns/{campaign.pk}/next/")
+    lease = Lease.objects.get()
+    assert response["Location"] == f"/annotate/leases/{lease.pk}/"
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="paragraph" class="paragraph-text" tabindex="0"' in html
+    assert f'data-submit-url="/api/v1/leases/{lease.pk}/submit/"' in html
+    assert '<script id="annotate-draft" type="application/json">{}</script>' in html
+
+
+def test_next_paragraph_needs_a_post(client, campaign, paragraphs, annotators):
+    client.force_login(annotators[0])
+    assert client.get(f"/annotate/campaigns/{campaign.pk}/next/").status_code == 405
+    assert Lease.objects.count() == 0
+
+
+def test_nothing_left_says_so(client, campaign, annotators):
+    client.force_login(annotators[0])
+    response = client.post(f"/annotate/campaigns/{campaign.pk}/next/", follow=True)
+    assert "Tous les paragraphes de cette campagne sont pris." in response.content.decode()
+
+
+def test_someone_elses_lease_page_is_refused(client, campaign, paragraphs, annotators):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[1]).lease
+    client.force_login(annotators[0])
+    assert client.get(f"/annotate/leases/{lease.pk}/").status_code == 403
+    assert (
+        client.post(f"/annotate/leases/{lease.pk}/release/", {"reason": "skip"}).status_code == 403
+    )
+    assert Lease.objects.get(pk=lease.pk).status == "active"
+    assert client.get("/annotate/leases/999999/").status_code == 404
+
+
+def test_release_from_the_page(client, campaign, paragraphs, annotators):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    client.force_login(annotators[0])
+    response = client.post(
+        f"/annotate/leases/{lease.pk}/release/", {"reason": "unsuitable", "note": "Liste de dates"}
+    )
+    assert response["Location"] == "/annotate/"
+    lease.refresh_from_db()
+    assert (lease.status, lease.release_reason, lease.release_note) == (
+        "released",
+        "unsuitable",
+        "Liste de dates",
+    )
+
+
+def test_paragraph_text_is_escaped(client, campaign, paragraphs, annotators):
+    paragraphs[0].text = "<script>alert(1)</script> " + paragraphs[0].text
+    paragraphs[0].save()
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    client.force_login(annotators[0])
+    html = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_reviewers_cannot_open_annotation_pages(client, campaign, paragraphs, reviewer):
+    client.force_login(reviewer)
+    assert client.post(f"/annotate/campaigns/{campaign.pk}/next/").status_code == 403
