@@ -1,10 +1,11 @@
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.roles import Role
-from annotation.models import Campaign, Question
+from annotation.models import Campaign, Lease, Question, QuestionType
 from core.errors import ServiceError
-from corpus.models import Split
+from corpus.models import Paragraph, Split
 
 
 def campaigns_for(user) -> QuerySet:
@@ -44,3 +45,46 @@ def questions_filter(
             raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
         questions = questions.filter(paragraph__article__split=split)
     return questions.order_by("-created_at", "-pk")
+
+
+def campaign_progress(campaign: Campaign) -> dict:
+    """Return how far a questions campaign is: paragraphs, leases, questions, annotators."""
+    paragraphs = Paragraph.objects.filter(
+        article__split__in=campaign.splits, article__language=campaign.language
+    ).count()
+    leases = campaign.leases
+    now = timezone.now()
+    return {
+        "paragraphs": paragraphs,
+        "submitted": leases.filter(status=Lease.Status.SUBMITTED).count(),
+        "in_progress": leases.filter(status=Lease.Status.ACTIVE, expires_at__gte=now).count(),
+        "reported": leases.filter(release_reason=Lease.Reason.UNSUITABLE).count(),
+        "questions": campaign.questions.count(),
+        "annotators": campaign.questions.values("author").distinct().count(),
+    }
+
+
+def question_type_distribution(campaign: Campaign) -> list[dict]:
+    """Return, per question type, the count, the share (%) and the campaign's target (%)."""
+    counts = dict(campaign.questions.values_list("question_type").annotate(n=Count("id")))
+    total = sum(counts.values())
+    targets = campaign.question_type_targets or {}
+    return [
+        {
+            "type": value,
+            "label": label,
+            "count": counts.get(value, 0),
+            "share": round(100 * counts.get(value, 0) / total, 1) if total else 0.0,
+            "target": targets.get(value),
+        }
+        for value, label in QuestionType.choices
+    ]
+
+
+def unsuitable_reports(campaign: Campaign) -> QuerySet:
+    """Return the paragraphs annotators reported as unsuitable, newest first."""
+    return (
+        campaign.leases.filter(release_reason=Lease.Reason.UNSUITABLE)
+        .select_related("annotator", "paragraph__article")
+        .order_by("-finished_at", "-pk")
+    )

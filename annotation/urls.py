@@ -15,4 +15,7 @@ urlpatterns = [
     path("manage/campaigns/", views.campaigns_page, name="campaigns"),
     path("manage/campaigns/new/", views.campaign_page, name="campaign-new"),
     path("manage/campaigns/<int:pk>/", views.campaign_page, name="campaign"),
+    path(
+        "manage/campaigns/<int:pk>/dashboard/", views.campaign_dashboard, name="campaign-dashboard"
+    ),
 ]

@@ -7,6 +7,11 @@ from accounts.permissions import role_required
 from accounts.roles import Role
 from annotation.forms import CampaignForm
 from annotation.models import Campaign
+from annotation.selectors import (
+    campaign_progress,
+    question_type_distribution,
+    unsuitable_reports,
+)
 from annotation.services import campaign_create, campaign_defaults, campaign_update
 from core.errors import ServiceError
 
@@ -52,4 +57,37 @@ def campaign_page(request, pk: int | None = None):
         "annotation/campaign_form.html",
         {"form": form, "campaign": campaign},
         status=status,
+    )
+
+
+def type_chart(rows: list[dict]) -> dict:
+    """Return the SVG geometry of the question-type chart: share bars and target ticks."""
+    bars = [
+        {
+            **row,
+            "width": round(3 * row["share"]),
+            "y": 8 + 30 * i,
+            "text_y": 26 + 30 * i,
+            "target_x": None if row["target"] is None else 150 + 3 * row["target"],
+        }
+        for i, row in enumerate(rows)
+    ]
+    return {"bars": bars, "height": 16 + 30 * len(bars)}
+
+
+@admin_only
+def campaign_dashboard(request, pk: int):
+    """A campaign's progress, its question types against the targets, and the reports."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    rows = question_type_distribution(campaign)
+    return render(
+        request,
+        "annotation/campaign_dashboard.html",
+        {
+            "campaign": campaign,
+            "progress": campaign_progress(campaign),
+            "types": rows,
+            "chart": type_chart(rows),
+            "reports": unsuitable_reports(campaign),
+        },
     )

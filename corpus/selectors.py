@@ -22,19 +22,33 @@ def waves() -> list[str]:
     return list(Article.objects.order_by("wave").values_list("wave", flat=True).distinct())
 
 
+COUNTS = ("articles", "paragraphs", "chars", "questions")
+
+
 def corpus_stats() -> dict:
-    """Return articles, paragraphs and characters per split and wave, with totals per split."""
+    """Return articles, paragraphs, characters and questions per split and wave, and totals."""
     paragraphs = Paragraph.objects.values("article__split", "article__wave").annotate(
         paragraphs=Count("id"), chars=Sum(Length("text"))
     )
     articles = Article.objects.values("split", "wave").annotate(articles=Count("id"))
+    # Questions hang off paragraphs (annotation app); counted through the reverse relation.
+    questions = Paragraph.objects.values("article__split", "article__wave").annotate(
+        questions=Count("questions")
+    )
     cells = {
-        (a["split"], a["wave"]): {"articles": a["articles"], "paragraphs": 0, "chars": 0}
+        (a["split"], a["wave"]): {
+            "articles": a["articles"],
+            "paragraphs": 0,
+            "chars": 0,
+            "questions": 0,
+        }
         for a in articles
     }
     for p in paragraphs:
         cell = cells[(p["article__split"], p["article__wave"])]
         cell["paragraphs"], cell["chars"] = p["paragraphs"], p["chars"] or 0
+    for q in questions:
+        cells[(q["article__split"], q["article__wave"])]["questions"] = q["questions"]
     rows = [
         {"split": s, "wave": w, **cells[(s, w)]}
         for s in Split.values
@@ -47,7 +61,7 @@ def corpus_stats() -> dict:
         totals.append(
             {
                 "split": split,
-                **{k: sum(r[k] for r in mine) for k in ("articles", "paragraphs", "chars")},
+                **{k: sum(r[k] for r in mine) for k in COUNTS},
             }
         )
     return {"rows": rows, "totals": totals}

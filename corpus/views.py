@@ -82,12 +82,10 @@ def bar_chart(title: str, items: list[tuple[str, int]]) -> dict:
 @admin_only
 def stats_page(request):
     stats = corpus_stats()
-    charts = [
-        bar_chart(_("Articles per split"), [(t["split"], t["articles"]) for t in stats["totals"]]),
-        bar_chart(
-            _("Paragraphs per split"), [(t["split"], t["paragraphs"]) for t in stats["totals"]]
-        ),
-    ]
+    titles = {"articles": _("Articles per split"), "paragraphs": _("Paragraphs per split"),
+              "questions": _("Questions per split")}
+    charts = [bar_chart(title, [(t["split"], t[key]) for t in stats["totals"]])
+              for key, title in titles.items()]
     return render(request, "corpus/stats.html", {**stats, "charts": charts})
 
 

@@ -77,14 +77,35 @@ def test_stats_count_articles_and_paragraphs_per_split_and_wave(admin_client):
     make_article("C", split="dev", wave="1.0", paragraphs=["d" * 800])
     response = admin_client.get("/manage/corpus/stats/")
     assert response.context["totals"] == [
-        {"split": "train", "articles": 2, "paragraphs": 3, "chars": 1800},
-        {"split": "dev", "articles": 1, "paragraphs": 1, "chars": 800},
-        {"split": "test", "articles": 0, "paragraphs": 0, "chars": 0},
+        {"split": "train", "articles": 2, "paragraphs": 3, "chars": 1800, "questions": 0},
+        {"split": "dev", "articles": 1, "paragraphs": 1, "chars": 800, "questions": 0},
+        {"split": "test", "articles": 0, "paragraphs": 0, "chars": 0, "questions": 0},
     ]
     assert response.context["rows"] == [
-        {"split": "train", "wave": "1.0", "articles": 1, "paragraphs": 2, "chars": 1100},
-        {"split": "train", "wave": "1.1", "articles": 1, "paragraphs": 1, "chars": 700},
-        {"split": "dev", "wave": "1.0", "articles": 1, "paragraphs": 1, "chars": 800},
+        {
+            "split": "train",
+            "wave": "1.0",
+            "articles": 1,
+            "paragraphs": 2,
+            "chars": 1100,
+            "questions": 0,
+        },
+        {
+            "split": "train",
+            "wave": "1.1",
+            "articles": 1,
+            "paragraphs": 1,
+            "chars": 700,
+            "questions": 0,
+        },
+        {
+            "split": "dev",
+            "wave": "1.0",
+            "articles": 1,
+            "paragraphs": 1,
+            "chars": 800,
+            "questions": 0,
+        },
     ]
     html = response.content.decode()
     assert '<rect x="60" y="10" width="300" height="26" class="chart-bar">' in html
