@@ -10,6 +10,7 @@ from accounts.roles import ROLE_HOMES, Role
 from accounts.selectors import user_list
 from accounts.services import set_password_path, users_import
 from core.errors import ServiceError
+from core.forms import form_add_service_errors
 
 
 class LoginView(auth_views.LoginView):
@@ -42,10 +43,16 @@ def home(request):
 
 @role_required(Role.ANNOTATOR)
 def annotator_home(request):
+    from annotation.reports import annotator_summary, format_hm
     from annotation.selectors import campaigns_for
 
+    summary = annotator_summary(user=request.user)
+    summary["time_week"] = format_hm(summary["seconds_week"])
+    summary["time_total"] = format_hm(summary["seconds_total"])
     return render(
-        request, "accounts/annotator_home.html", {"campaigns": campaigns_for(request.user)}
+        request,
+        "accounts/annotator_home.html",
+        {"campaigns": campaigns_for(request.user), "summary": summary},
     )
 
 
@@ -69,9 +76,7 @@ def users_page(request):
             try:
                 result = users_import(text=form.cleaned_data["csv"])
             except ServiceError as error:
-                for name, messages in error.errors.items():
-                    for message in messages:
-                        form.add_error(name if name in form.fields else None, message)
+                form_add_service_errors(form, error)
         status = 400 if form.errors else 200
     links = [
         (row, request.build_absolute_uri(set_password_path(user)))

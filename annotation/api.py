@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from accounts.permissions import IsAnnotator, IsPlatformAdmin
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.selectors import campaigns_for, questions_filter, questions_visible_to
-from annotation.services import campaign_create, campaign_update
+from annotation.services import FIELDS, campaign_create, campaign_update
 from annotation.work import draft_save, lease_claim_next, lease_get, lease_release, questions_submit
 from core.errors import ServiceError
 
@@ -23,23 +23,7 @@ from core.errors import ServiceError
 class CampaignSerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
-        fields = [
-            "id",
-            "name",
-            "kind",
-            "language",
-            "splits",
-            "questions_min",
-            "questions_max",
-            "review_rate",
-            "extra_answers",
-            "lease_minutes",
-            "question_type_targets",
-            "guidelines",
-            "active",
-            "created_at",
-            "updated_at",
-        ]
+        fields = ["id", *FIELDS, "created_at", "updated_at"]
         read_only_fields = ["id", "created_at", "updated_at"]
 
 

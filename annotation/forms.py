@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
+from annotation.services import FIELDS
 from corpus.models import Split
 
 
@@ -60,18 +61,8 @@ class CampaignForm(forms.Form):
     def initial_for(cls, campaign: Campaign) -> dict:
         initial = {
             name: getattr(campaign, name)
-            for name in (
-                "name",
-                "kind",
-                "splits",
-                "questions_min",
-                "questions_max",
-                "review_rate",
-                "extra_answers",
-                "lease_minutes",
-                "guidelines",
-                "active",
-            )
+            for name in FIELDS
+            if name not in ("language", "question_type_targets")
         }
         initial |= {f"target_{k}": v for k, v in campaign.question_type_targets.items()}
         return initial

@@ -14,6 +14,7 @@ from annotation.selectors import (
 )
 from annotation.services import campaign_create, campaign_defaults, campaign_update
 from core.errors import ServiceError
+from core.forms import form_add_service_errors
 
 admin_only = role_required(Role.ADMIN)
 
@@ -32,10 +33,7 @@ def _save_form(request, form: CampaignForm, campaign: Campaign | None):
             return campaign_create(created_by=request.user, **form.campaign_data())
         return campaign_update(campaign=campaign, **form.campaign_data())
     except ServiceError as error:
-        for field, messages in error.errors.items():
-            target = field if field in form.fields else None
-            for message in messages:
-                form.add_error(target, message)
+        form_add_service_errors(form, error)
         return None
 
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.permissions import role_required
 from accounts.roles import Role
 from core.errors import ServiceError
+from core.forms import form_add_service_errors
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
 from corpus.scraping import scrape_run_resume, scrape_run_start
@@ -82,10 +83,15 @@ def bar_chart(title: str, items: list[tuple[str, int]]) -> dict:
 @admin_only
 def stats_page(request):
     stats = corpus_stats()
-    titles = {"articles": _("Articles per split"), "paragraphs": _("Paragraphs per split"),
-              "questions": _("Questions per split")}
-    charts = [bar_chart(title, [(t["split"], t[key]) for t in stats["totals"]])
-              for key, title in titles.items()]
+    titles = {
+        "articles": _("Articles per split"),
+        "paragraphs": _("Paragraphs per split"),
+        "questions": _("Questions per split"),
+    }
+    charts = [
+        bar_chart(title, [(t["split"], t[key]) for t in stats["totals"]])
+        for key, title in titles.items()
+    ]
     return render(request, "corpus/stats.html", {**stats, "charts": charts})
 
 
@@ -106,9 +112,7 @@ def scrape_runs_page(request):
                     requested_by=request.user,
                 )
             except ServiceError as error:
-                for field, messages in error.errors.items():
-                    for message in messages:
-                        form.add_error(field if field in form.fields else None, message)
+                form_add_service_errors(form, error)
             else:
                 return redirect("corpus:scrape-run", pk=run.pk)
         status = 400
