@@ -363,3 +363,34 @@ def test_the_source_avoids_what_the_csp_forbids():
     ):
         assert forbidden not in source
     assert len(source.splitlines()) < 300
+
+
+SELECT_BY_TOUCH = """([start, end]) => {
+    // What a phone leaves behind after a long press and a drag of the selection handles:
+    // a DOM selection over the words, then the finger lifts.
+    const text = document.getElementById('para').firstChild;
+    const range = document.createRange();
+    range.setStart(text, start);
+    range.setEnd(text, end);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    text.parentNode.dispatchEvent(new TouchEvent('touchend', {bubbles: true}));
+}"""
+
+
+def test_a_touch_selection_reports_the_span_once(browser):
+    context = browser.new_context(has_touch=True, is_mobile=True, locale="fr-FR",
+                                  viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.set_content(PAGE)
+    page.add_script_tag(path=str(SCRIPT))
+    page.evaluate(ATTACH, PARAGRAPH)
+    start = PARAGRAPH.index("la Loire")
+    end = start + len("la Loire traverse")
+    page.evaluate(SELECT_BY_TOUCH, [utf16(PARAGRAPH, start), utf16(PARAGRAPH, end)])
+    page.wait_for_timeout(700)  # past the debounced selectionchange check
+    assert page.evaluate("window.picked") == [payload(PARAGRAPH, "la Loire traverse")]
+    assert problems == []
+    context.close()
