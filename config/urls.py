@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("corpus.urls")),
     path("", include("annotation.urls")),
+    path("", include("annotation.report_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),

@@ -1,0 +1,241 @@
+"""What annotators are paid for: their own figures, and hours per annotator per period.
+
+Time worked is the platform's definition, the same on every page and in every CSV:
+
+- a lease counts from its claim (`created_at`) to its end (`finished_at`), capped at its
+  campaign's `lease_minutes`, so a tab left open over lunch does not count as work;
+- submitted leases count, and so do released ones (skipped or reported unsuitable): the
+  annotator read the paragraph before giving it back;
+- active and expired leases count nothing;
+- a lease, with all its time, belongs to the period in which it ended (`finished_at`); a
+  question belongs to the period in which it was written (`Question.created_at`, the same
+  moment as its lease's submission).
+
+Periods are dates in settings.TIME_ZONE (Europe/Paris), start included and end excluded; a week
+runs from Monday 00:00 to the next Monday 00:00, local time.
+
+Everything here reads; the sums, counts and medians are computed by the database, with
+expressions that PostgreSQL and SQLite both run.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import (
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+)
+from django.db.models.expressions import Window
+from django.db.models.functions import Least, RowNumber
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from annotation.models import Campaign, Lease, Question
+from core.errors import ServiceError
+
+COUNTED = [Lease.Status.SUBMITTED, Lease.Status.RELEASED]
+MAX_PERIOD_DAYS = 366
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+# min(finished_at - created_at, lease_minutes): the worked time of one lease. SQLite multiplies
+# a duration only by a field typed IntegerField, hence the wrapper around lease_minutes.
+LEASE_MINUTES = ExpressionWrapper(F("campaign__lease_minutes"), output_field=IntegerField())
+LEASE_TIME = Least(
+    ExpressionWrapper(F("finished_at") - F("created_at"), output_field=DurationField()),
+    ExpressionWrapper(LEASE_MINUTES * Value(timedelta(minutes=1)), output_field=DurationField()),
+)
+
+
+def _seconds(total: timedelta | None) -> int:
+    return round(total.total_seconds()) if total else 0
+
+
+def _local_midnight(day: date) -> datetime:
+    """Return 00:00 of a day in settings.TIME_ZONE, as an aware datetime."""
+    return timezone.make_aware(datetime.combine(day, time.min), timezone.get_default_timezone())
+
+
+def week_of(now: datetime) -> tuple[date, date]:
+    """Return the Monday that starts `now`'s week (local time) and the Monday after it."""
+    monday = timezone.localtime(now, timezone.get_default_timezone()).date()
+    monday -= timedelta(days=monday.weekday())
+    return monday, monday + timedelta(days=7)
+
+
+def counted_leases(*, start: date | None = None, end: date | None = None) -> QuerySet:
+    """Return the leases whose time counts, ended in [start, end) if given."""
+    leases = Lease.objects.filter(status__in=COUNTED, finished_at__isnull=False)
+    if start is not None:
+        leases = leases.filter(finished_at__gte=_local_midnight(start))
+    if end is not None:
+        leases = leases.filter(finished_at__lt=_local_midnight(end))
+    return leases
+
+
+def seconds_worked(leases: QuerySet) -> int:
+    """Return the worked seconds of counted leases, summed by the database."""
+    return _seconds(leases.aggregate(total=Sum(LEASE_TIME))["total"])
+
+
+def annotator_summary(*, user, now: datetime | None = None) -> dict:
+    """Return an annotator's own figures: paragraphs, questions by status, time worked."""
+    questions = Question.objects.filter(author=user).aggregate(
+        questions=Count("pk"),
+        **{
+            status: Count("pk", filter=Q(status=status))
+            for status in ("approved", "rejected", "corrected", "pending")
+        },
+    )
+    start, end = week_of(now or timezone.now())
+    week = counted_leases(start=start, end=end).filter(annotator=user)
+    leases = counted_leases().filter(annotator=user)
+    return {
+        "paragraphs": leases.filter(status=Lease.Status.SUBMITTED).count(),
+        **questions,
+        "seconds_week": seconds_worked(week),
+        "seconds_total": seconds_worked(leases),
+    }
+
+
+def _hours(seconds: int) -> Decimal:
+    return (Decimal(seconds) / 3600).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _medians(questions: QuerySet) -> dict[int, int | float]:
+    """Return the median `seconds_spent` per author: the database keeps the middle rows only."""
+    middle = (
+        questions.annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("author_id")],
+                order_by=[F("seconds_spent").asc(), F("pk").asc()],
+            ),
+            size=Window(Count("pk"), partition_by=[F("author_id")]),
+        )
+        .filter(rank__gte=(F("size") + 1) / 2, rank__lte=(F("size") + 2) / 2)
+        .values_list("author_id", "seconds_spent")
+        .order_by()
+    )
+    found: dict[int, list[int]] = {}
+    for author_id, seconds in middle:
+        found.setdefault(author_id, []).append(seconds)
+    return {author_id: _half(sum(pair), len(pair)) for author_id, pair in found.items()}
+
+
+def _half(total: int, count: int) -> int | float:
+    """Return total / count (count is 1 or 2): a whole number stays an int, 41.5 does not."""
+    return total // count if total % count == 0 else total / count
+
+
+def hours_report(*, start: date, end: date, campaign: Campaign | None = None) -> list[dict]:
+    """Return one row per annotator who worked in [start, end), by username.
+
+    A row: username, paragraphs (submitted), questions (written), seconds (worked), hours
+    (seconds / 3600, rounded half up to 2 decimals) and median_seconds (per question, from
+    `Question.seconds_spent`; None without questions).
+    """
+    leases = counted_leases(start=start, end=end)
+    questions = Question.objects.filter(
+        created_at__gte=_local_midnight(start), created_at__lt=_local_midnight(end)
+    )
+    if campaign is not None:
+        leases, questions = leases.filter(campaign=campaign), questions.filter(campaign=campaign)
+    rows: dict[int, dict] = {}
+    for item in leases.values("annotator_id", "annotator__username").annotate(
+        paragraphs=Count("pk", filter=Q(status=Lease.Status.SUBMITTED)), time=Sum(LEASE_TIME)
+    ):
+        rows[item["annotator_id"]] = _row(item["annotator__username"], item["paragraphs"])
+        rows[item["annotator_id"]]["seconds"] = _seconds(item["time"])
+    for item in questions.values("author_id", "author__username").annotate(count=Count("pk")):
+        row = rows.setdefault(item["author_id"], _row(item["author__username"], 0))
+        row["questions"] = item["count"]
+    for author_id, median in _medians(questions).items():
+        rows[author_id]["median_seconds"] = median
+    for row in rows.values():
+        row["hours"] = _hours(row["seconds"])
+    return sorted(rows.values(), key=lambda row: row["username"])
+
+
+def _row(username: str, paragraphs: int) -> dict:
+    return {
+        "username": username,
+        "paragraphs": paragraphs,
+        "questions": 0,
+        "seconds": 0,
+        "hours": Decimal("0.00"),
+        "median_seconds": None,
+    }
+
+
+def hours_totals(rows: list[dict]) -> dict:
+    """Return the report's totals: paragraphs, questions, seconds and hours of all rows."""
+    seconds = sum(row["seconds"] for row in rows)
+    return {
+        "paragraphs": sum(row["paragraphs"] for row in rows),
+        "questions": sum(row["questions"] for row in rows),
+        "seconds": seconds,
+        "hours": _hours(seconds),
+    }
+
+
+def format_hm(seconds: int) -> str:
+    """Write a duration as h:mm (minutes rounded down): 5400 → "1:30"."""
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
+
+
+def _parse_date(params, name: str, errors: dict) -> date | None:
+    value = (params.get(name) or "").strip()
+    if not value:
+        return None
+    try:
+        if ISO_DATE.fullmatch(value):
+            return date.fromisoformat(value)
+    except ValueError:
+        pass
+    errors[name] = [_("Enter a date as YYYY-MM-DD, for example 2025-03-03.")]
+    return None
+
+
+def parse_period(params, *, now: datetime | None = None) -> tuple[date, date]:
+    """Read ?start=YYYY-MM-DD&end=YYYY-MM-DD (end excluded); refuse bad or too long periods.
+
+    Without dates the period is the current week; with one date only, it is the 7 days that
+    start (or end) there.
+    """
+    errors: dict[str, list[str]] = {}
+    start, end = _parse_date(params, "start", errors), _parse_date(params, "end", errors)
+    if errors:
+        raise ServiceError(errors)
+    if start is None and end is None:
+        return week_of(now or timezone.now())
+    start = start or end - timedelta(days=7)
+    end = end or start + timedelta(days=7)
+    if end <= start:
+        raise ServiceError({"end": [_("The end date must come after the start date.")]})
+    if (end - start).days > MAX_PERIOD_DAYS:
+        raise ServiceError(
+            {"end": [_("A period covers at most %(days)d days.") % {"days": MAX_PERIOD_DAYS}]}
+        )
+    return start, end
+
+
+def parse_campaign(params) -> Campaign | None:
+    """Read the optional ?campaign=<id>; an unknown or malformed id is refused."""
+    value = (params.get("campaign") or "").strip()
+    if not value:
+        return None
+    is_id = value.isascii() and value.isdigit() and len(value) < 19
+    campaign = Campaign.objects.filter(pk=int(value)).first() if is_id else None
+    if campaign is None:
+        raise ServiceError({"campaign": [_("No such campaign.")]})
+    return campaign
