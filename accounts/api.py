@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.forms import MAX_CSV_BYTES
@@ -15,6 +16,8 @@ from accounts.services import set_password_path, users_import
 class TokenView(ObtainAuthToken):
     """Exchange a username and password for the token of `Authorization: Token …`."""
 
+    # Slow down password guessing: at most AUTH_TOKEN_RATE attempts per client address.
+    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
 

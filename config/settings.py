@@ -214,6 +214,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_THROTTLE_RATES": {"auth": "20/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "QA dataset platform API",

@@ -98,3 +98,14 @@ def test_import_api_is_for_admins_only(api, reviewer):
     assert response.status_code == 403
     assert list(response.json()["errors"]) == ["detail"]
     assert not User.objects.filter(username="kim").exists()
+
+
+def test_token_requests_are_rate_limited(api, annotator, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    answers = [api.post("/api/v1/auth/token/", {"username": "ann", "password": "guess"},
+                        format="json").status_code for _ in range(21)]
+    assert answers[:20] == [400] * 20
+    assert answers[20] == 429
+    cache.clear()
