@@ -37,7 +37,8 @@ def paragraph_candidates(*, campaign: Campaign, annotator) -> QuerySet:
 def paragraph_lock_next(*, campaign: Campaign, annotator) -> Paragraph | None:
     """Lock and return the next free paragraph, skipping rows other claims hold."""
     queryset = paragraph_candidates(campaign=campaign, annotator=annotator)
-    return queryset.select_for_update(skip_locked=True, of=("self",)).first()
+    locked = queryset.select_related("article").select_for_update(skip_locked=True, of=("self",))
+    return locked.first()
 
 
 def lease_lock(*, lease_pk: int) -> Lease | None:

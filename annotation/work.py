@@ -193,27 +193,30 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
         _reopen_expired(locked)
     now = timezone.now()
     Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
-    stored = []
-    for position, item in enumerate(clean):
-        question = Question.objects.create(
+    stored = Question.objects.bulk_create(
+        Question(
             campaign=campaign,
             paragraph=paragraph,
             lease=lease,
-            author=lease.annotator,
+            author_id=lease.annotator_id,
             position=position,
             text=item.text,
             question_type=classify(item.text),
             seconds_spent=item.seconds_spent,
         )
-        Answer.objects.create(
+        for position, item in enumerate(clean)
+    )
+    Answer.objects.bulk_create(
+        Answer(
             question=question,
-            author=lease.annotator,
+            author_id=lease.annotator_id,
             answer_start=item.answer_start,
             text=item.answer_text,
             kind=Answer.Kind.ORIGINAL,
             seconds_spent=item.seconds_spent,
         )
-        stored.append(question)
+        for question, item in zip(stored, clean, strict=True)
+    )
     lease.refresh_from_db()
     return stored
 

@@ -16,7 +16,13 @@ from core.jobs import Report, job_enqueue, job_run
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
 from corpus.readers import SourceArticle
 from corpus.segmentation import segment
-from corpus.services import article_store, check_language, check_wave, current_splits
+from corpus.services import (
+    article_store,
+    check_language,
+    check_wave,
+    corpus_analyze,
+    current_splits,
+)
 from corpus.splits import SamplingError, assign_splits, sample_titles
 from corpus.wikipedia import WikipediaError, client_from_settings
 
@@ -188,6 +194,7 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
             failed += 1
         _update_counters(run, failed)
         report(2 + 98 * index // max(1, len(run.plan)), title)
+    corpus_analyze()
     run.refresh_from_db()
     return _(
         "%(done)d of %(total)d articles in the corpus, %(failed)d failed, %(kept)d paragraphs kept."

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
@@ -171,7 +171,19 @@ def corpus_load(
         result.created += 1
         result.paragraphs += len(paragraphs)
         result.splits[splits[source.title]] += 1
+    corpus_analyze()
     return result
+
+
+def corpus_analyze() -> None:
+    """Refresh PostgreSQL's statistics of the corpus tables after a bulk load.
+
+    Without them the planner may think the tables are empty and pick a plan that sorts every
+    paragraph's text on each claim (measured by bench/claim_load.py: 60 ms instead of 6 ms).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE corpus_article, corpus_paragraph")
 
 
 def article_set_split(*, article: Article, split: str) -> Article:
