@@ -36,11 +36,14 @@ def _check_header(fieldnames: list[str] | None) -> list[str]:
     names = [(name or "").strip().lower() for name in fieldnames or []]
     missing = [c for c in COLUMNS if c not in names]
     unknown = [n for n in names if n not in COLUMNS]
+    twice = sorted({n for n in names if names.count(n) > 1})
     problems = []
     if missing:
         problems.append(_("missing column(s): %(cols)s") % {"cols": ", ".join(missing)})
     if unknown:
         problems.append(_("unknown column(s): %(cols)s") % {"cols": ", ".join(unknown)})
+    if twice:
+        problems.append(_("column(s) given twice: %(cols)s") % {"cols": ", ".join(twice)})
     return problems
 
 
@@ -60,6 +63,8 @@ def _row_problems(row: dict, seen: set[str]) -> list[str]:
         problems.append(_("username %(value)r appears twice in the file") % {"value": username})
     try:
         EmailValidator()(email)
+        if len(email) > 254:
+            raise ValidationError("length")
     except ValidationError:
         problems.append(_("email %(value)r is not a valid address") % {"value": email})
     if role not in Role.values:
@@ -80,7 +85,20 @@ def parse_users_csv(text: str) -> tuple[list[UserRow], list[str]]:
     if problems:
         return [], [_("header: %(problem)s") % {"problem": p} for p in problems]
     reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
-    rows, seen = [], set()
+    try:
+        rows, problems = _read_rows(reader)
+    except csv.Error as error:
+        return [], [
+            _("line %(line)d: %(problem)s") % {"line": reader.line_num + 1, "problem": str(error)}
+        ]
+    if not rows and not problems:
+        problems.append(_("the file has a header but no user"))
+    return rows, problems
+
+
+def _read_rows(reader: csv.DictReader) -> tuple[list[UserRow], list[str]]:
+    """Check every line; return the rows and the problems found."""
+    rows, problems, seen = [], [], set()
     for row in reader:
         values = {c: (row.get(c) or "").strip() for c in COLUMNS}
         if not any(values.values()):
@@ -95,6 +113,4 @@ def parse_users_csv(text: str) -> tuple[list[UserRow], list[str]]:
         rows.append(UserRow(line=line, **values))
         if len(rows) > MAX_ROWS:
             return [], [_("the file has more than %(max)d users") % {"max": MAX_ROWS}]
-    if not rows and not problems:
-        problems.append(_("the file has a header but no user"))
     return rows, problems

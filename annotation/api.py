@@ -1,5 +1,6 @@
 """Campaign API: workers list the active campaigns; admins create and change them."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -18,6 +19,7 @@ from annotation.selectors import campaigns_for, questions_filter, questions_visi
 from annotation.services import FIELDS, campaign_create, campaign_update
 from annotation.work import draft_save, lease_claim_next, lease_get, lease_release, questions_submit
 from core.errors import ServiceError
+from core.inputs import parse_id
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -149,9 +151,11 @@ class LeaseViewSet(viewsets.GenericViewSet):
         return Lease.objects.none()
 
     def _lease(self, pk) -> Lease:
-        if not str(pk).isdigit():
-            raise ServiceError({"lease": ["No such lease."]}, status=404)
-        return lease_get(lease_pk=int(pk), annotator=self.request.user)
+        try:
+            lease_pk = parse_id(pk, "lease")
+        except ServiceError:
+            raise ServiceError({"lease": [_("No such lease.")]}, status=404) from None
+        return lease_get(lease_pk=lease_pk, annotator=self.request.user)
 
     def retrieve(self, request, pk=None):
         return lease_response(self._lease(pk))

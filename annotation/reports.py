@@ -199,7 +199,10 @@ def _parse_date(params, name: str, errors: dict) -> date | None:
         return None
     try:
         if ISO_DATE.fullmatch(value):
-            return date.fromisoformat(value)
+            parsed = date.fromisoformat(value)
+            # Far dates overflow when shifted between time zones; nobody was paid then.
+            if 1900 <= parsed.year <= 9000:
+                return parsed
     except ValueError:
         pass
     errors[name] = [_("Enter a date as YYYY-MM-DD, for example 2025-03-03.")]

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from accounts.roles import Role
 from annotation.models import Campaign, Lease, Question, QuestionType
 from core.errors import ServiceError
+from core.inputs import check_text, parse_id
 from corpus.models import Paragraph, Split
 
 
@@ -31,11 +32,9 @@ def questions_filter(
 ) -> QuerySet:
     """Apply the list filters; a malformed value is refused naming the parameter."""
     if campaign:
-        if not str(campaign).isdigit():
-            raise ServiceError({"campaign": [_("A campaign id is a whole number.")]})
-        questions = questions.filter(campaign_id=int(campaign))
+        questions = questions.filter(campaign_id=parse_id(campaign, "campaign"))
     if author:
-        questions = questions.filter(author__username=author)
+        questions = questions.filter(author__username=check_text(author, "author"))
     if status:
         if status not in Question.Status.values:
             raise ServiceError({"status": [_("Unknown status “%(s)s”.") % {"s": status}]})

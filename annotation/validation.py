@@ -1,4 +1,4 @@
-"""Check submitted questions against their paragraph (no Django import at module level).
+"""Check submitted questions against their paragraph.
 
 Offsets are Python code points into the paragraph text, as everywhere in the platform.
 """
@@ -6,6 +6,8 @@ Offsets are Python code points into the paragraph text, as everywhere in the pla
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from core.inputs import BAD_CHARACTERS
 
 MAX_QUESTION_CHARS = 1000
 MAX_ANSWER_CHARS = 1000
@@ -31,6 +33,10 @@ def _question_problems(paragraph: str, item, seen: set[str], _) -> dict[str, str
     text = item.get("text")
     if not isinstance(text, str) or not text.strip():
         problems["text"] = _("Write the question.")
+    elif BAD_CHARACTERS.search(text):
+        problems["text"] = _(
+            "The text holds characters that cannot be stored (NUL or broken Unicode)."
+        )
     elif len(text.strip()) > MAX_QUESTION_CHARS:
         problems["text"] = _("A question has at most 1,000 characters.")
     elif " ".join(text.split()).casefold() in seen:

@@ -20,8 +20,18 @@ from annotation.models import Answer, Campaign, Lease, Question
 from annotation.question_types import classify
 from annotation.validation import check_questions
 from core.errors import ServiceError
+from core.inputs import json_has_bad_characters
 
 MAX_DRAFT_BYTES = 64_000
+
+
+def taken_message() -> str:
+    return _(
+        "Your lease expired and another annotator took this paragraph. "
+        "Your questions are kept in your draft; copy them before leaving."
+    )
+
+
 CLAIM_ATTEMPTS = 5
 
 
@@ -57,14 +67,7 @@ def _revive_own_draft(campaign: Campaign, annotator, now) -> Lease | None:
         .order_by("-created_at")
         .first()
     )
-    if (
-        lease is None
-        or Lease.objects.filter(
-            campaign=campaign,
-            paragraph_id=lease.paragraph_id,
-            status__in=[Lease.Status.ACTIVE, Lease.Status.SUBMITTED],
-        ).exists()
-    ):
+    if lease is None or _paragraph_taken(lease):
         return None
     Lease.objects.filter(pk=lease.pk).update(
         status=Lease.Status.ACTIVE,
@@ -134,28 +137,47 @@ def _check_open(lease: Lease) -> None:
 
 
 def draft_save(*, lease: Lease, draft) -> Lease:
-    """Keep the page's work in progress; typing also keeps an active lease alive."""
+    """Keep the page's work in progress, whatever the lease's state, until it is submitted.
+
+    Typing keeps an active lease alive, and brings an expired one back when nobody took its
+    paragraph; otherwise the lease stays expired and the page tells its annotator.
+    """
     if not isinstance(draft, dict):
         raise ServiceError({"draft": [_("A draft is a JSON object.")]})
+    if json_has_bad_characters(draft):
+        raise ServiceError(
+            {
+                "draft": [
+                    _("The draft holds characters that cannot be stored (NUL or broken Unicode).")
+                ]
+            }
+        )
     if len(json.dumps(draft, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:
         raise ServiceError({"draft": [_("A draft holds at most 64 kB.")]}, status=413)
     now = timezone.now()
     with transaction.atomic():
         locked = lease_lock(lease_pk=lease.pk)
         _check_open(locked)
-        fields = {"draft": draft, "draft_saved_at": now}
+        saved = {"draft": draft, "draft_saved_at": now}
+        renewed = {"expires_at": now + timedelta(minutes=lease.campaign.lease_minutes)}
         if locked.status == Lease.Status.ACTIVE:
-            fields["expires_at"] = max(
-                locked.expires_at, now + timedelta(minutes=lease.campaign.lease_minutes)
-            )
-        Lease.objects.filter(pk=lease.pk).update(**fields)
+            renewed["expires_at"] = max(locked.expires_at, renewed["expires_at"])
+        elif _paragraph_taken(locked):
+            renewed = {}  # the draft is kept; the page warns that the paragraph is gone
+        else:
+            renewed |= {"status": Lease.Status.ACTIVE, "finished_at": None}
+        try:
+            with transaction.atomic():  # a claim may take the paragraph meanwhile
+                Lease.objects.filter(pk=lease.pk).update(**saved, **renewed)
+        except IntegrityError:
+            Lease.objects.filter(pk=lease.pk).update(**saved)
     lease.refresh_from_db()
     return lease
 
 
-def _reopen_expired(lease: Lease) -> None:
-    """Let an expired lease's own annotator submit, unless someone else took the paragraph."""
-    taken = (
+def _paragraph_taken(lease: Lease) -> bool:
+    """Tell whether another lease holds or finished this lease's paragraph."""
+    return (
         Lease.objects.filter(
             campaign_id=lease.campaign_id,
             paragraph_id=lease.paragraph_id,
@@ -164,18 +186,12 @@ def _reopen_expired(lease: Lease) -> None:
         .exclude(pk=lease.pk)
         .exists()
     )
-    if taken:
-        raise ServiceError(
-            {
-                "lease": [
-                    _(
-                        "Your lease expired and another annotator took this paragraph. "
-                        "Your questions are kept in your draft; copy them before leaving."
-                    )
-                ]
-            },
-            status=409,
-        )
+
+
+def _reopen_expired(lease: Lease) -> None:
+    """Let an expired lease's own annotator submit, unless someone else took the paragraph."""
+    if _paragraph_taken(lease):
+        raise ServiceError({"lease": [taken_message()]}, status=409)
 
 
 @transaction.atomic
@@ -192,7 +208,11 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
     if locked.status == Lease.Status.EXPIRED:
         _reopen_expired(locked)
     now = timezone.now()
-    Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
+    try:
+        with transaction.atomic():  # a claim may take the paragraph between check and update
+            Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
+    except IntegrityError:
+        raise ServiceError({"lease": [taken_message()]}, status=409) from None
     stored = Question.objects.bulk_create(
         Question(
             campaign=campaign,

@@ -64,6 +64,10 @@ def _page_messages() -> dict:
         "refused": _("The server refused the paragraph: see the messages below."),
         "offline": _("The server cannot be reached; nothing is lost, try again."),
         "selected": _("Selected answer"),
+        "taken": _(
+            "Your lease expired and another annotator took this paragraph: copy your "
+            "questions before leaving."
+        ),
     }
 
 
@@ -71,6 +75,9 @@ def _page_messages() -> dict:
 @require_http_methods(["GET"])
 def lease_page(request, pk: int):
     lease = _own_lease(request, pk)
+    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
+        messages.info(request, _("This paragraph is finished: it was sent or given back."))
+        return redirect("accounts:annotator-home")
     context = {
         "lease": lease,
         "campaign": lease.campaign,

@@ -159,6 +159,13 @@ TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
 
+# Rate limits and other shared counters need one cache for every web process.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns at start-up when it is missing
@@ -215,6 +222,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_RATES": {"auth": "20/minute"},
+    # The client address for rate limits: REMOTE_ADDR, or the proxy's X-Forwarded-For entry.
+    "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "QA dataset platform API",

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
+from core.inputs import check_text, parse_id
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
 from corpus.scraping import scrape_run_resume, scrape_run_start
 from corpus.services import article_set_split
@@ -63,7 +64,7 @@ def filter_split_wave(queryset, params, prefix=""):
             raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
         queryset = queryset.filter(**{f"{prefix}split": split})
     if wave:
-        queryset = queryset.filter(**{f"{prefix}wave": wave})
+        queryset = queryset.filter(**{f"{prefix}wave": check_text(wave, "wave")})
     return queryset
 
 
@@ -113,9 +114,7 @@ class ParagraphViewSet(viewsets.ReadOnlyModelViewSet):
         paragraphs = Paragraph.objects.select_related("article")
         article = self.request.query_params.get("article")
         if article:
-            if not article.isdigit():
-                raise ServiceError({"article": [_("An article id is a whole number.")]})
-            paragraphs = paragraphs.filter(article_id=int(article))
+            paragraphs = paragraphs.filter(article_id=parse_id(article, "article"))
         return filter_split_wave(paragraphs, self.request.query_params, prefix="article__")
 
 

@@ -208,23 +208,24 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
 
 def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
     """Start a failed run again: its frozen plan is kept, stored articles are skipped."""
-    if run.status != ScrapeRun.Status.FAILED:
-        raise ServiceError(
-            {
-                "run": [
-                    _("Only a failed run can be resumed; this one is %(status)s.")
-                    % {"status": run.get_status_display()}
-                ]
-            },
-            status=409,
-        )
     from corpus.tasks import scrape_run_task
 
     with transaction.atomic():
-        ScrapeRun.objects.filter(pk=run.pk).update(
+        # The status is checked by the update itself, so two resumes cannot both win.
+        resumed = ScrapeRun.objects.filter(pk=run.pk, status=ScrapeRun.Status.FAILED).update(
             status=ScrapeRun.Status.PENDING, error="", finished_at=None
         )
         run.refresh_from_db()
+        if not resumed:
+            raise ServiceError(
+                {
+                    "run": [
+                        _("Only a failed run can be resumed; this one is %(status)s.")
+                        % {"status": run.get_status_display()}
+                    ]
+                },
+                status=409,
+            )
         if enqueue:
             job_enqueue(job=run, task=scrape_run_task, queue="scrape")
     return run

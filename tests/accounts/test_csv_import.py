@@ -57,3 +57,20 @@ def test_the_header_must_name_the_three_columns():
 def test_empty_files_are_refused():
     assert parse_users_csv("") == ([], ["the file is empty"])
     assert parse_users_csv("username,email,role\n") == ([], ["the file has a header but no user"])
+
+
+def test_an_email_over_254_characters_is_refused():
+    long_email = "a" * 250 + "@x.org"
+    rows, problems = parse_users_csv(f"username,email,role\nu,{long_email},annotator\n")
+    assert problems == [f"line 2: email {long_email!r} is not a valid address"]
+
+
+def test_a_huge_field_is_a_problem_not_a_crash():
+    rows, problems = parse_users_csv('username,email,role\nbig,"' + "a" * 200_000 + '",annotator\n')
+    assert rows == []
+    assert problems == ["line 2: field larger than field limit (131072)"]
+
+
+def test_a_column_given_twice_is_refused():
+    assert parse_users_csv("username,username,email,role\nu,u,u@x.org,annotator\n") == (
+        [], ["header: column(s) given twice: username"])

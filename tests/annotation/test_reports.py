@@ -298,6 +298,9 @@ def test_the_page_defaults_to_the_current_week_and_has_no_inline_code(client, ad
         ({"start": "2024-01-01", "end": "2025-12-31"}, "end"),
         ({"campaign": "abc"}, "campaign"),
         ({"campaign": "999999"}, "campaign"),
+        ({"end": "0001-01-03"}, "end"),
+        ({"start": "9999-12-30"}, "start"),
+        ({"start": "0001-01-01", "end": "0001-01-05"}, "start"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(client, admin_user, params, field):

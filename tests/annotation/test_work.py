@@ -302,3 +302,54 @@ def test_api_question_filters(api, campaign, paragraphs, annotators):
     other = APIClient()
     other.force_authenticate(annotators[1])
     assert other.get("/api/v1/questions/").json()["results"] == []
+
+
+def test_a_draft_save_brings_back_an_expired_lease_nobody_took(campaign, paragraphs, annotators):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    Lease.objects.filter(pk=lease.pk).update(
+        status="expired", expires_at=timezone.now() - timedelta(minutes=1)
+    )
+    saved = draft_save(lease=lease, draft={"questions": ["encore là"]})
+    assert (saved.status, saved.finished_at) == ("active", None)
+    assert saved.expires_at > timezone.now() + timedelta(minutes=29)
+
+
+def test_a_draft_save_keeps_the_text_when_someone_took_the_paragraph(
+    campaign, paragraphs, annotators
+):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    Lease.objects.filter(pk=lease.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    lease_claim_next(campaign=campaign, annotator=annotators[1])  # takes the same paragraph
+    saved = draft_save(lease=Lease.objects.get(pk=lease.pk), draft={"questions": ["gardé"]})
+    assert (saved.status, saved.draft) == ("expired", {"questions": ["gardé"]})
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "\ud800"])
+def test_text_the_database_cannot_store_is_refused(campaign, paragraphs, annotators, bad):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    with pytest.raises(ServiceError) as error:
+        draft_save(lease=lease, draft={"current": {"text": bad}})
+    assert list(error.value.errors) == ["draft"]
+    payload = good_questions(paragraphs[0])
+    payload[0]["text"] = f"Question {bad} ?"
+    with pytest.raises(ServiceError) as error:
+        questions_submit(lease=lease, questions=payload)
+    assert list(error.value.errors) == ["questions[0].text"]
+    assert Lease.objects.get(pk=lease.pk).draft == {}
+    assert Question.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/leases/²/",
+        "/api/v1/leases/99999999999999999999999/",
+        "/api/v1/questions/?campaign=²",
+        "/api/v1/questions/?campaign=99999999999999999999999",
+        "/api/v1/questions/?author=a%00b",
+    ],
+)
+def test_odd_ids_and_text_in_urls_are_4xx(api, path):
+    response = api.get(path)
+    assert 400 <= response.status_code < 500
+    assert "errors" in response.json()

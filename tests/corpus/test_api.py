@@ -89,3 +89,10 @@ def test_corpus_api_is_for_admins(reviewer):
     client.force_authenticate(reviewer)
     for path in ("/api/v1/articles/", "/api/v1/paragraphs/", "/api/v1/scrape-runs/"):
         assert client.get(path).status_code == 403
+
+
+@pytest.mark.parametrize("query", ["article=²", "article=99999999999999999999999", "wave=a%00b"])
+def test_odd_filters_are_400_naming_the_field(api, query):
+    response = api.get(f"/api/v1/paragraphs/?{query}")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == [query.split("=")[0]]

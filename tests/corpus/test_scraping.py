@@ -300,3 +300,15 @@ def test_a_language_segmentation_does_not_know_is_refused(db):
     assert list(error.value.errors) == ["language"]
     assert "de, en, es, fr, it" in error.value.errors["language"][0]
     assert ScrapeRun.objects.count() == 0
+
+
+def test_two_resumes_of_the_same_failed_run_queue_it_once(db, django_capture_on_commit_callbacks):
+    run = start(sample_size=2)
+    ScrapeRun.objects.filter(pk=run.pk).update(status="failed", error="boom")
+    first, second = ScrapeRun.objects.get(pk=run.pk), ScrapeRun.objects.get(pk=run.pk)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        scrape_run_resume(run=first)
+        with pytest.raises(ServiceError) as error:
+            scrape_run_resume(run=second)  # loaded while the run was still failed
+    assert error.value.status == 409
+    assert len(callbacks) == 1

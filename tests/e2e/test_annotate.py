@@ -134,3 +134,81 @@ def test_a_refusal_keeps_the_text_and_says_why(page, live_server, setup):
     expect(page.locator("#submit-errors")).to_contain_text("Ce paragraphe a été rendu")
     expect(page.locator("#question-list li")).to_have_count(3)
     assert Question.objects.count() == 0
+
+
+def add(page, question, answer):
+    drag_select(page, answer)
+    page.get_by_label("Question", exact=True).fill(question)
+    page.get_by_role("button", name="Ajouter la question").click()
+
+
+def test_editing_a_question_keeps_the_unsent_one_and_the_others(page, live_server, setup):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    add(page, "Question A ?", "Loire")
+    add(page, "Question B ?", "fleuve")
+    add(page, "Question C ?", "Ardèche")
+    page.get_by_label("Question", exact=True).fill("Pas encore ajoutée")
+    page.locator("#question-list li").nth(1).get_by_role("button", name="Modifier").click()
+    expect(page.get_by_label("Question", exact=True)).to_have_value("Question B ?")
+    expect(page.locator("#question-list button:has-text('Supprimer')").first).to_be_disabled()
+    page.get_by_label("Question", exact=True).fill("Question B modifiée ?")
+    page.get_by_role("button", name="Ajouter la question").click()
+    expect(page.locator("#question-list .question-text")).to_have_text(
+        ["Question A ?", "Question B modifiée ?", "Question C ?"]
+    )
+    expect(page.get_by_label("Question", exact=True)).to_have_value("Pas encore ajoutée")
+    assert page.console_problems == []
+
+
+def test_a_paragraph_with_a_carriage_return_keeps_its_offsets(page, live_server, db):
+    text = "Première ligne du texte.\r\nSeconde ligne : la Garonne arrose Toulouse et Bordeaux."
+    article_store(
+        language="fr",
+        source=SourceArticle(title="CR", source_title="CR"),
+        paragraphs=[text],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    campaign_create(name="CR", splits=["dev"])
+    UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")  # the script has run
+    assert page.evaluate("document.getElementById('paragraph').textContent") == text
+    start = text.index("Toulouse")
+    page.evaluate(
+        """([s, e]) => {
+        const node = document.getElementById('paragraph').firstChild;
+        const range = document.createRange(); range.setStart(node, s); range.setEnd(node, e);
+        getSelection().removeAllRanges(); getSelection().addRange(range);
+        node.parentNode.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+    }""",
+        [start, start + len("Toulouse")],
+    )
+    expect(page.locator("#answer-preview")).to_have_text("Toulouse")
+    for question in ("Quelle ville ?", "Laquelle encore ?", "Et une troisième ?"):
+        page.get_by_label("Question", exact=True).fill(question)
+        page.get_by_role("button", name="Ajouter la question").click()
+        if question != "Et une troisième ?":
+            page.evaluate(
+                """([s, e]) => {
+                const p = document.getElementById('paragraph'); const t = p.textContent;
+                const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+                let node, seen = 0, a, b;
+                while ((node = walker.nextNode())) {
+                  if (!a && seen + node.length >= s) a = [node, s - seen];
+                  if (!b && seen + node.length >= e) b = [node, e - seen];
+                  seen += node.length; }
+                const range = document.createRange(); range.setStart(...a); range.setEnd(...b);
+                getSelection().removeAllRanges(); getSelection().addRange(range);
+                p.dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+            }""",
+                [start, start + len("Toulouse")],
+            )
+    expect(page.locator("#question-counter")).to_have_text("3 / 3–5")
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+    assert page.console_problems == []
+    assert {a.answer_start for a in Answer.objects.all()} == {start}

@@ -14,18 +14,36 @@
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("annotate-messages").textContent);
   const paragraphEl = $("paragraph");
-  const paragraph = paragraphEl.textContent;
+  const paragraph = JSON.parse($("paragraph-source").textContent);
+  paragraphEl.textContent = paragraph;
   const min = Number(root.dataset.min);
   const max = Number(root.dataset.max);
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   const textInput = $("question-text");
 
-  const saved = JSON.parse($("annotate-draft").textContent || "{}") || {};
-  const state = {
-    questions: Array.isArray(saved.questions) ? saved.questions : [],
-    current: saved.current || { text: "", start: null, end: null, seconds: 0 },
-    editing: Number.isInteger(saved.editing) ? saved.editing : null,
-  };
+  const length = S.codePointLength(paragraph);
+  const isSpan = (q) => q && Number.isInteger(q.start) && Number.isInteger(q.end) &&
+    q.start >= 0 && q.start < q.end && q.end <= length;
+  const blank = () => ({ text: "", start: null, end: null, seconds: 0 });
+  // A draft is whatever an earlier page saved: keep what is well formed, drop the rest.
+  function restore(saved) {
+    const questions = (Array.isArray(saved.questions) ? saved.questions : [])
+      .filter((q) => isSpan(q) && typeof q.text === "string")
+      .map((q) => ({ text: q.text, start: q.start, end: q.end,
+                     seconds: Number.isInteger(q.seconds) ? q.seconds : 0 }));
+    const fix = (c) => ({
+      text: c && typeof c.text === "string" ? c.text : "",
+      start: isSpan(c) ? c.start : null, end: isSpan(c) ? c.end : null,
+      seconds: c && Number.isInteger(c.seconds) ? c.seconds : 0,
+    });
+    const editing = Number.isInteger(saved.editing) && saved.editing < questions.length
+      ? saved.editing : null;
+    return { questions, current: fix(saved.current), editing,
+             pending: editing === null ? null : fix(saved.pending) };
+  }
+  let saved = {};
+  try { saved = JSON.parse($("annotate-draft").textContent || "{}") || {}; } catch (e) { saved = {}; }
+  const state = restore(typeof saved === "object" && !Array.isArray(saved) ? saved : {});
   let startedAt = null;
   let saveTimer = null;
   let sent = false;
@@ -95,9 +113,11 @@
       }
       const edit = element("button", T.edit, "button-small");
       edit.type = "button";
+      edit.disabled = state.editing !== null;
       edit.addEventListener("click", () => startEdit(i));
       const remove = element("button", T.delete, "button-small");
       remove.type = "button";
+      remove.disabled = state.editing !== null;  // indexes must not move under an edit
       remove.addEventListener("click", () => { state.questions.splice(i, 1); changed(); });
       item.append(edit, remove);
       list.append(item);
@@ -131,8 +151,17 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify({ draft: state }),
     }).then((response) => {
+      if (response.status === 409 || response.status === 413) {
+        return response.json().catch(() => ({})).then((data) => {
+          const messages = Object.values((data && data.errors) || {}).flat();
+          $("draft-status").textContent = messages.join(" ") || T.saveFailed;
+        });
+      }
       if (!response.ok) throw new Error(String(response.status));
-      $("draft-status").textContent = T.saved.replace("%(time)s", new Date().toLocaleTimeString());
+      return response.json().then((lease) => {
+        const time = T.saved.replace("%(time)s", new Date().toLocaleTimeString());
+        $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
+      });
     }).catch(() => {
       $("draft-status").textContent = T.saveFailed;
       saveTimer = setTimeout(saveDraft, 5000);
@@ -151,7 +180,10 @@
   }
 
   function startEdit(index) {
+    if (state.editing !== null) return;
     const q = state.questions[index];
+    state.pending = { ...state.current, seconds: elapsed() };  // the unsent question waits
+    startedAt = null;
     state.editing = index;
     state.current = { text: q.text, start: q.start, end: q.end, seconds: q.seconds || 0 };
     textInput.value = q.text;
@@ -159,11 +191,16 @@
     changed();
   }
 
+  function resumePending() {
+    state.current = state.pending || blank();
+    state.pending = null;
+    textInput.value = state.current.text;
+    startedAt = null;
+  }
+
   function cancelEdit() {
     state.editing = null;
-    state.current = { text: "", start: null, end: null, seconds: 0 };
-    textInput.value = "";
-    startedAt = null;
+    resumePending();
     changed();
   }
 
@@ -177,12 +214,16 @@
       return;
     }
     const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed() };
-    if (state.editing === null) state.questions.push(question);
-    else state.questions[state.editing] = question;
-    state.editing = null;
-    state.current = { text: "", start: null, end: null, seconds: 0 };
-    startedAt = null;
-    textInput.value = "";
+    if (state.editing === null) {
+      state.questions.push(question);
+      state.current = blank();
+      textInput.value = "";
+      startedAt = null;
+    } else {
+      state.questions[state.editing] = question;
+      state.editing = null;
+      resumePending();
+    }
     changed();
     textInput.focus();
   }

@@ -36,8 +36,9 @@ def demo_campaign_ensure() -> bool:
     """Create the demo questions campaign unless it exists; return True when created."""
     if Campaign.objects.filter(name=DEMO_CAMPAIGN).exists():
         return False
-    campaign_create(name=DEMO_CAMPAIGN, guidelines=DEMO_GUIDELINES,
-                    question_type_targets={"why": 10, "how": 10})
+    campaign_create(
+        name=DEMO_CAMPAIGN, guidelines=DEMO_GUIDELINES, question_type_targets={"why": 10, "how": 10}
+    )
     return True
 
 

@@ -1,0 +1,47 @@
+"""Checks on raw input shared by the APIs and pages: ids and text the database can store."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+
+MAX_ID = 2**63 - 1
+# NUL cannot be stored by PostgreSQL; lone surrogates cannot be encoded as UTF-8.
+BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
+
+
+def parse_id(value, field: str) -> int:
+    """Return a positive database id, or refuse the value naming the field."""
+    text = str(value)
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 19 and int(text) <= MAX_ID):
+        raise ServiceError({field: [_("An id is a whole number.")]})
+    return int(text)
+
+
+def has_bad_characters(text: str) -> bool:
+    return bool(BAD_CHARACTERS.search(text))
+
+
+def check_text(value: str, field: str) -> str:
+    """Refuse text holding NUL or unpaired surrogates (the database cannot keep them)."""
+    if has_bad_characters(value):
+        raise ServiceError(
+            {field: [_("The text holds characters that cannot be stored (NUL or broken Unicode).")]}
+        )
+    return value
+
+
+def json_has_bad_characters(value) -> bool:
+    """Tell whether any string (key or value) inside a JSON value holds such characters."""
+    if isinstance(value, str):
+        return has_bad_characters(value)
+    if isinstance(value, dict):
+        return any(
+            json_has_bad_characters(k) or json_has_bad_characters(v) for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return any(json_has_bad_characters(item) for item in value)
+    return False
