@@ -38,13 +38,45 @@ def display_title(source_title: str) -> str:
     return SPACES.sub(" ", html.unescape(TAG.sub("", source_title))).strip()
 
 
+MAX_ID = 2**63 - 1
+MAX_TITLE = 300
+MAX_SOURCE_TITLE = 1000
+BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")  # PostgreSQL cannot store them
+
+
 def _int_or_none(value, where: str) -> int | None:
     if value in (None, ""):
         return None
     try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise CorpusFileError(f"{where}: expected a whole number, got {value!r}") from None
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        number = -1
+    if isinstance(value, bool) or not 0 <= number <= MAX_ID:
+        raise CorpusFileError(f"{where}: expected a whole number from 0, got {value!r}")
+    return number
+
+
+def _titles(value, where: str) -> tuple[str, str]:
+    """Return (display title, source title), refusing what the corpus cannot hold."""
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise CorpusFileError(f"{where}: the title must be text")
+    source = str(value).strip()
+    title = display_title(source)
+    if not title:
+        raise CorpusFileError(f"{where}: the title is missing or empty once HTML is removed")
+    if len(title) > MAX_TITLE or len(source) > MAX_SOURCE_TITLE:
+        raise CorpusFileError(f"{where}: the title is longer than {MAX_TITLE} characters")
+    if BAD_CHARACTERS.search(source):
+        raise CorpusFileError(f"{where}: the title holds NUL or broken Unicode")
+    return title, source
+
+
+def _paragraph_text(value, where: str) -> str:
+    if not isinstance(value, str):
+        raise CorpusFileError(f"{where}: a paragraph must be text")
+    if BAD_CHARACTERS.search(value):
+        raise CorpusFileError(f"{where}: a paragraph holds NUL or broken Unicode")
+    return value
 
 
 def read_squad_contexts(data: dict, name: str) -> Iterator[SourceArticle]:
@@ -53,18 +85,26 @@ def read_squad_contexts(data: dict, name: str) -> Iterator[SourceArticle]:
         raise CorpusFileError(f"{name}: no 'data' list, so this is not a SQuAD file")
     grouped: dict[str, SourceArticle] = {}
     for index, entry in enumerate(data["data"]):
-        source_title = str(entry.get("title") or "").strip()
-        if not source_title:
-            raise CorpusFileError(f"{name}: data[{index}] has no title")
+        where = f"{name}: data[{index}]"
+        if not isinstance(entry, dict):
+            raise CorpusFileError(f"{where} is not an object")
+        if not entry.get("title"):
+            raise CorpusFileError(f"{where} has no title")
+        title, source_title = _titles(entry["title"], where)
         article = grouped.get(source_title)
         if article is None:
             article = grouped[source_title] = SourceArticle(
-                title=display_title(source_title),
+                title=title,
                 source_title=source_title,
                 page_id=_int_or_none(entry.get("wikipedia_page_id"), f"data[{index}]"),
             )
-        for paragraph in entry.get("paragraphs") or []:
-            context = paragraph.get("context") or ""
+        paragraphs = entry.get("paragraphs") or []
+        if not isinstance(paragraphs, list) or not all(isinstance(p, dict) for p in paragraphs):
+            raise CorpusFileError(f"{where}: 'paragraphs' must be a list of objects")
+        for number, paragraph in enumerate(paragraphs):
+            context = _paragraph_text(
+                paragraph.get("context") or "", f"{where}.paragraphs[{number}].context"
+            )
             if context.strip() and context not in article.paragraphs:
                 article.paragraphs.append(context)
     yield from (a for a in grouped.values() if a.paragraphs)
@@ -80,23 +120,28 @@ def read_corpus_jsonl(lines, name: str) -> Iterator[SourceArticle]:
             row = json.loads(line)
         except json.JSONDecodeError as error:
             raise CorpusFileError(f"{where}: not JSON ({error.msg})") from None
-        source_title = str(row.get("title") or "").strip()
-        paragraphs, text = row.get("paragraphs"), row.get("text")
-        if not source_title:
+        if not isinstance(row, dict):
+            raise CorpusFileError(f"{where}: expected a JSON object")
+        if not row.get("title"):
             raise CorpusFileError(f"{where}: 'title' is missing")
+        title, source_title = _titles(row["title"], where)
+        paragraphs, text = row.get("paragraphs"), row.get("text")
+        split = row.get("split")
+        if split is not None and not isinstance(split, str):
+            raise CorpusFileError(f"{where}: 'split' must be train, dev or test")
         if not (isinstance(paragraphs, list) and paragraphs) and not (
             isinstance(text, str) and text
         ):
             raise CorpusFileError(f"{where}: give 'paragraphs' (a list) or 'text'")
         yield SourceArticle(
-            title=display_title(source_title),
+            title=title,
             source_title=source_title,
-            paragraphs=[str(p) for p in paragraphs or [] if str(p).strip()],
-            text=None if paragraphs else text,
-            url=str(row.get("url") or ""),
+            paragraphs=[_paragraph_text(p, where) for p in paragraphs or [] if str(p).strip()],
+            text=None if paragraphs else _paragraph_text(text, where),
+            url=str(row.get("url") or "")[:1000],
             page_id=_int_or_none(row.get("page_id"), where),
             revision_id=_int_or_none(row.get("revision_id"), where),
-            split=row.get("split"),
+            split=split,
         )
 
 
