@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.tokens import default_token_generator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -65,7 +65,11 @@ def user_create(*, username: str, email: str, role: str, password: str | None = 
         user.set_password(password)
     else:
         user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:  # created by a concurrent request since the check above
+        raise ServiceError({"username": [_("This username is already taken.")]}) from None
     user_grant_role(user=user, role=role)
     return user
 

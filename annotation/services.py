@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from annotation.models import Campaign, QuestionType
 from core.errors import ServiceError
 from corpus.models import Split
+from corpus.services import check_language
 
 FIELDS = (
     "name",
@@ -71,6 +72,7 @@ def campaign_check(data: dict) -> dict[str, list[str]]:
         errors["splits"] = [_("Choose one or more of train, dev, test.")]
     elif data["kind"] == Campaign.Kind.ADDITIONAL_ANSWERS and "train" in splits:
         errors["splits"] = [_("Additional answers are collected on dev and test only.")]
+    errors |= check_language(str(data["language"]))
     _check_bounds(data, errors)
     _check_targets(data["question_type_targets"], errors)
     return errors

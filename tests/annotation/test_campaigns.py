@@ -170,3 +170,10 @@ def test_api_lists_by_role_and_only_admins_write(annotator, admin_user):
     assert bad.status_code == 400
     assert list(bad.json()["errors"]) == ["questions_max"]
     assert Campaign.objects.get(name="X").questions_min == 3
+
+
+def test_a_language_segmentation_does_not_know_is_refused(db):
+    with pytest.raises(ServiceError) as error:
+        campaign_create(name="Langue", language="zz-!!")
+    assert list(error.value.errors) == ["language"]
+    assert Campaign.objects.count() == 0

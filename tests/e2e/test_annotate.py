@@ -41,6 +41,7 @@ def setup(db):
 
 def drag_select(page, phrase):
     """Select `phrase` in the paragraph with a real mouse drag."""
+    expect(page.locator("#question-counter")).to_contain_text("/")  # the page script runs
     start = TEXT.index(phrase)
     box = page.evaluate(
         """([start, end]) => {
