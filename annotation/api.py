@@ -174,7 +174,14 @@ class LeaseViewSet(viewsets.GenericViewSet):
         lease = self._lease(pk)
         questions = request.data.get("questions") if isinstance(request.data, dict) else None
         stored = questions_submit(lease=lease, questions=questions)
-        return Response(QuestionSerializer(stored, many=True).data, status=status.HTTP_201_CREATED)
+        # One read with everything the answer shows (author, split, spans), in position order.
+        rows = (
+            Question.objects.filter(pk__in=[q.pk for q in stored])
+            .select_related("author", "paragraph__article")
+            .prefetch_related("answers")
+            .order_by("position")
+        )
+        return Response(QuestionSerializer(rows, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ReleaseSerializer, responses=LeaseSerializer)
     @action(detail=True, methods=["post"])

@@ -237,7 +237,7 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
         )
         for question, item in zip(stored, clean, strict=True)
     )
-    lease.refresh_from_db()
+    lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
     return stored
 
 
