@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.inputs import BAD_CHARACTERS
+from core.text import BAD_CHARACTERS
 
 MAX_QUESTION_CHARS = 1000
 MAX_ANSWER_CHARS = 1000

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from core.text import has_bad_characters
 
 MAX_ID = 2**63 - 1
-# NUL cannot be stored by PostgreSQL; lone surrogates cannot be encoded as UTF-8.
-BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
 
 
 def parse_id(value, field: str) -> int:
@@ -19,10 +16,6 @@ def parse_id(value, field: str) -> int:
     if not (text.isascii() and text.isdigit() and 0 < len(text) <= 19 and int(text) <= MAX_ID):
         raise ServiceError({field: [_("An id is a whole number.")]})
     return int(text)
-
-
-def has_bad_characters(text: str) -> bool:
-    return bool(BAD_CHARACTERS.search(text))
 
 
 def check_text(value: str, field: str) -> str:

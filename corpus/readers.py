@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.text import BAD_CHARACTERS
+
 TAG = re.compile(r"<[^>]+>")
 SPACES = re.compile(r"\s+")
 
@@ -41,7 +43,6 @@ def display_title(source_title: str) -> str:
 MAX_ID = 2**63 - 1
 MAX_TITLE = 300
 MAX_SOURCE_TITLE = 1000
-BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")  # PostgreSQL cannot store them
 
 
 def _int_or_none(value, where: str) -> int | None:
