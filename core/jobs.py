@@ -48,11 +48,14 @@ def job_enqueue(*, job: Job, task, queue: str | None = None) -> None:
 
 def job_start(job: Job) -> bool:
     """Mark the job running; return False when it already finished (a redelivered task)."""
+    now = timezone.now()
     started = (
         type(job)
         .objects.filter(pk=job.pk)
         .exclude(status__in=Job.FINISHED)
-        .update(status=Job.Status.RUNNING, attempts=F("attempts") + 1, started_at=timezone.now())
+        .update(
+            status=Job.Status.RUNNING, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now
+        )
     )
     job.refresh_from_db()
     return bool(started)
@@ -60,7 +63,9 @@ def job_start(job: Job) -> bool:
 
 def job_progress(job: Job, progress: int, message: str = "") -> None:
     """Record progress (0–100) and what the job is doing now."""
-    _update(job, progress=max(0, min(100, progress)), message=message[:500])
+    _update(
+        job, progress=max(0, min(100, progress)), message=message[:500], heartbeat_at=timezone.now()
+    )
 
 
 def job_succeed(job: Job, message: str = "") -> None:

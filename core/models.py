@@ -1,7 +1,10 @@
 """The shared background-job row, and the worker check that proves the job pipeline runs."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -26,6 +29,8 @@ class Job(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Written whenever the job reports; a running job silent for long lost its worker.
+    heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
 
     class Meta:
         abstract = True
@@ -40,6 +45,13 @@ class Job(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    def is_stale(self, *, silent_for: timedelta) -> bool:
+        """Tell whether the job runs on paper but has not reported for `silent_for`."""
+        last = self.heartbeat_at or self.started_at
+        return self.status == self.Status.RUNNING and (
+            last is None or timezone.now() - last > silent_for
+        )
 
 
 class WorkerCheck(Job):

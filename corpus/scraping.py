@@ -6,8 +6,11 @@ again skips the titles already stored, so a killed worker loses nothing and adds
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -206,13 +209,29 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
     }
 
 
+STALE_AFTER = timedelta(minutes=15)  # a run reports after every article, within seconds
+
+
+def scrape_run_can_resume(run: ScrapeRun) -> bool:
+    """A run can start again when it failed, or when its worker died (silent for long)."""
+    return run.status == ScrapeRun.Status.FAILED or run.is_stale(silent_for=STALE_AFTER)
+
+
 def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
-    """Start a failed run again: its frozen plan is kept, stored articles are skipped."""
+    """Start a failed or abandoned run again: its frozen plan is kept, stored articles skipped.
+
+    The state is checked in the update itself, so two resumes cannot both win.
+    """
     from corpus.tasks import scrape_run_task
 
+    silent_since = timezone.now() - STALE_AFTER
+    resumable = Q(status=ScrapeRun.Status.FAILED) | Q(
+        Q(heartbeat_at__lt=silent_since)
+        | Q(heartbeat_at__isnull=True, started_at__lt=silent_since),
+        status=ScrapeRun.Status.RUNNING,
+    )
     with transaction.atomic():
-        # The status is checked by the update itself, so two resumes cannot both win.
-        resumed = ScrapeRun.objects.filter(pk=run.pk, status=ScrapeRun.Status.FAILED).update(
+        resumed = ScrapeRun.objects.filter(resumable, pk=run.pk).update(
             status=ScrapeRun.Status.PENDING, error="", finished_at=None
         )
         run.refresh_from_db()
@@ -220,7 +239,10 @@ def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
             raise ServiceError(
                 {
                     "run": [
-                        _("Only a failed run can be resumed; this one is %(status)s.")
+                        _(
+                            "Only a failed run, or one silent for 15 minutes, can be resumed; "
+                            "this one is %(status)s."
+                        )
                         % {"status": run.get_status_display()}
                     ]
                 },

@@ -12,7 +12,7 @@ from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
-from corpus.scraping import scrape_run_resume, scrape_run_start
+from corpus.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
 from corpus.selectors import article_list, corpus_stats, waves
 from corpus.services import article_set_split
 
@@ -126,7 +126,11 @@ def scrape_run_page(request, pk: int):
     if request.htmx:
         return render(request, "corpus/scrape_run.html#scrape-run-counters", {"run": run})
     entries = run.log_entries.all()
-    return render(request, "corpus/scrape_run.html", {"run": run, "entries": entries})
+    return render(
+        request,
+        "corpus/scrape_run.html",
+        {"run": run, "entries": entries, "can_resume": scrape_run_can_resume(run)},
+    )
 
 
 @admin_only

@@ -312,3 +312,30 @@ def test_two_resumes_of_the_same_failed_run_queue_it_once(db, django_capture_on_
             scrape_run_resume(run=second)  # loaded while the run was still failed
     assert error.value.status == 409
     assert len(callbacks) == 1
+
+
+def test_a_run_whose_worker_died_can_be_resumed_but_not_a_live_one(db):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    run = start(sample_size=2)
+    now = timezone.now()
+    ScrapeRun.objects.filter(pk=run.pk).update(status="running", started_at=now,
+                                               heartbeat_at=now - timedelta(minutes=2))
+    with pytest.raises(ServiceError) as error:
+        scrape_run_resume(run=ScrapeRun.objects.get(pk=run.pk), enqueue=False)
+    assert error.value.status == 409
+    ScrapeRun.objects.filter(pk=run.pk).update(heartbeat_at=now - timedelta(minutes=16))
+    resumed = scrape_run_resume(run=ScrapeRun.objects.get(pk=run.pk), enqueue=False)
+    assert resumed.status == "pending"
+
+
+def test_progress_is_a_sign_of_life(db):
+    from core.jobs import job_progress, job_start
+
+    run = start(sample_size=2)
+    job_start(run)
+    first = ScrapeRun.objects.get(pk=run.pk).heartbeat_at
+    job_progress(run, 10, "x")
+    assert ScrapeRun.objects.get(pk=run.pk).heartbeat_at >= first is not None

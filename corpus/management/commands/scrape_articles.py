@@ -3,7 +3,12 @@ from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
 from corpus.models import ScrapeRun
-from corpus.scraping import scrape_run_execute, scrape_run_resume, scrape_run_start
+from corpus.scraping import (
+    scrape_run_can_resume,
+    scrape_run_execute,
+    scrape_run_resume,
+    scrape_run_start,
+)
 
 
 class Command(PlatformCommand):
@@ -28,7 +33,7 @@ class Command(PlatformCommand):
             run = ScrapeRun.objects.filter(pk=resume).first()
             if run is None:
                 raise CommandError(f"No scrape run {resume}.")
-            if run.status == ScrapeRun.Status.FAILED:
+            if scrape_run_can_resume(run):
                 run = scrape_run_resume(run=run, enqueue=False)
         elif None in (sample, seed, wave):
             raise CommandError("--sample, --seed and --wave are required (or --resume RUN_ID).")
