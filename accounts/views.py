@@ -1,8 +1,10 @@
 """Pages of accounts: sign-in, the role-aware home, each role's home, the users page."""
 
 from django.contrib.auth import views as auth_views
+from django.core.cache import cache
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
 
 from accounts.forms import UsersImportForm
 from accounts.permissions import role_required
@@ -12,10 +14,22 @@ from accounts.services import set_password_path, users_import
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 
+LOGIN_ATTEMPTS = 20  # per client address and minute, as for API tokens
+
 
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        """Refuse password guessing: at most LOGIN_ATTEMPTS tries a minute per address."""
+        key = f"login-attempts:{request.META.get('REMOTE_ADDR', '')}"
+        cache.add(key, 0, timeout=60)
+        if cache.incr(key) > LOGIN_ATTEMPTS:
+            form = self.get_form()
+            form.add_error(None, _("Too many attempts. Wait a minute, then try again."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
 
 
 class SetPasswordView(auth_views.PasswordResetConfirmView):

@@ -39,6 +39,14 @@ PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture(autouse=True)
+def fresh_login_limit():
+    """Each test starts with no sign-in attempt counted (the limit has its own test)."""
+    from django.core.cache import cache
+
+    cache.delete("login-attempts:127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Hash test passwords cheaply; the real hasher costs about 0.4 s per user."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -96,3 +96,17 @@ def test_a_user_without_role_is_told_to_ask_an_admin(client, db):
 def test_there_is_no_self_registration(client, db):
     for path in ("/accounts/signup/", "/accounts/register/"):
         assert client.get(path).status_code == 404
+
+
+def test_the_login_form_slows_down_password_guessing(client, annotator, password):
+    from django.core.cache import cache
+
+    cache.delete("login-attempts:127.0.0.1")
+    codes = [client.post("/accounts/login/", {"username": "ann", "password": "guess"}).status_code
+             for _ in range(21)]
+    assert codes[:20] == [200] * 20
+    assert codes[20] == 429
+    refused = client.post("/accounts/login/", {"username": "ann", "password": password})
+    assert refused.status_code == 429
+    assert "_auth_user_id" not in client.session
+    cache.delete("login-attempts:127.0.0.1")

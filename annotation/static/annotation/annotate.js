@@ -147,7 +147,7 @@
     saveTimer = null;
     if (sent) return;
     fetch(root.dataset.draftUrl, {
-      method: "PUT", credentials: "same-origin",
+      method: "PUT", credentials: "same-origin", keepalive: true,  // survives closing the tab
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify({ draft: state }),
     }).then((response) => {
