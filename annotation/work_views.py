@@ -38,7 +38,7 @@ def next_paragraph(request, campaign_pk: int):
     try:
         claim = lease_claim_next(campaign=campaign, annotator=request.user)
     except ServiceError as error:
-        messages.error(request, " ".join(m for ms in error.errors.values() for m in ms))
+        messages.error(request, error.summary())
         return redirect("accounts:annotator-home")
     if claim is None:
         messages.info(request, _("Every paragraph of this campaign is taken. Thank you!"))
@@ -102,7 +102,7 @@ def lease_release_view(request, pk: int):
             lease=lease, reason=request.POST.get("reason", ""), note=request.POST.get("note", "")
         )
     except ServiceError as error:
-        messages.error(request, " ".join(m for ms in error.errors.values() for m in ms))
+        messages.error(request, error.summary())
         return redirect("annotation:lease", pk=lease.pk)
     messages.success(request, _("The paragraph was given back."))
     return redirect("accounts:annotator-home")

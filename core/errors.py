@@ -8,3 +8,7 @@ class ServiceError(Exception):
         self.errors = errors
         self.status = status
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+
+    def summary(self) -> str:
+        """Return every message as one sentence, for a page's flash message."""
+        return " ".join(message for messages in self.errors.values() for message in messages)

@@ -39,10 +39,14 @@ def system_page(request):
     return render(request, template, context, status=status)
 
 
+def job_status_response(request, job):
+    """Render a job's status partial; it polls this same URL until the job ends."""
+    return render(
+        request, "core/job_status.html#job-status", {"job": job, "poll_url": request.path}
+    )
+
+
 @role_required(Role.ADMIN)
 def worker_check_status(request, pk: int):
-    """The status partial of one worker check; it polls itself until the job ends."""
-    check = get_object_or_404(WorkerCheck, pk=pk)
-    return render(
-        request, "core/job_status.html#job-status", {"job": check, "poll_url": request.path}
-    )
+    """The status partial of one worker check."""
+    return job_status_response(request, get_object_or_404(WorkerCheck, pk=pk))

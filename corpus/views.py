@@ -10,6 +10,7 @@ from accounts.permissions import role_required
 from accounts.roles import Role
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.views import job_status_response
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
 from corpus.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
@@ -135,10 +136,7 @@ def scrape_run_page(request, pk: int):
 
 @admin_only
 def scrape_run_status(request, pk: int):
-    run = get_object_or_404(ScrapeRun, pk=pk)
-    return render(
-        request, "core/job_status.html#job-status", {"job": run, "poll_url": request.path}
-    )
+    return job_status_response(request, get_object_or_404(ScrapeRun, pk=pk))
 
 
 @admin_only
@@ -148,7 +146,7 @@ def scrape_run_resume_view(request, pk: int):
     try:
         scrape_run_resume(run=run)
     except ServiceError as error:
-        messages.error(request, " ".join(error.errors["run"]))
+        messages.error(request, error.summary())
         return redirect("corpus:scrape-run", pk=run.pk)
     messages.success(request, _("The run starts again where it stopped."))
     return redirect("corpus:scrape-run", pk=run.pk)
