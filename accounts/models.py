@@ -1,4 +1,5 @@
 from django.contrib.auth.models import AbstractUser
+from django.db import models
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +16,9 @@ class User(AbstractUser):
             ("review", _("Can review the questions of others")),
             ("administer", _("Can run the platform: corpus, campaigns, releases, scoring")),
         ]
+
+    paused_at = models.DateTimeField(_("paused"), null=True, blank=True)
+    pause_note = models.CharField(_("why paused"), max_length=500, blank=True)
 
     @cached_property
     def roles(self) -> frozenset[str]:

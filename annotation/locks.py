@@ -10,19 +10,21 @@ IMMEDIATE (settings), so claims run one at a time.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
-from annotation.models import Campaign, Lease
+from annotation.models import Answer, Campaign, Lease, Question
 from corpus.models import Paragraph
+
+LIVE = [Lease.Status.ACTIVE, Lease.Status.SUBMITTED]
 
 
 def paragraph_candidates(*, campaign: Campaign, annotator) -> QuerySet:
     """Return the paragraphs this annotator could claim now, oldest first."""
-    taken = Lease.objects.filter(
-        campaign=campaign, status__in=[Lease.Status.ACTIVE, Lease.Status.SUBMITTED]
-    )
-    seen = Lease.objects.filter(campaign=campaign, annotator=annotator)
-    reported = Lease.objects.filter(campaign=campaign, release_reason=Lease.Reason.UNSUITABLE)
+    writing = Lease.objects.filter(campaign=campaign, kind=Lease.Kind.WRITE)
+    taken = writing.filter(status__in=LIVE)
+    seen = writing.filter(annotator=annotator)
+    reported = writing.filter(release_reason=Lease.Reason.UNSUITABLE)
     return (
         Paragraph.objects.filter(
             article__split__in=campaign.splits, article__language=campaign.language
@@ -44,3 +46,78 @@ def paragraph_lock_next(*, campaign: Campaign, annotator) -> Paragraph | None:
 def lease_lock(*, lease_pk: int) -> Lease | None:
     """Lock one lease row for the rest of the transaction."""
     return Lease.objects.select_for_update().filter(pk=lease_pk).first()
+
+
+def live_answer_leases(question_pk) -> int:
+    """Return how many answer leases hold or answered this question (any campaign)."""
+    return Lease.objects.filter(
+        kind=Lease.Kind.ANSWER, question_id=question_pk, status__in=LIVE
+    ).count()
+
+
+def answer_candidates(*, campaign: Campaign, annotator) -> QuerySet:
+    """Return the questions this annotator could answer again now, oldest first.
+
+    Not their own, not rejected, never leased to them before, and still short of the campaign's
+    extra answers. The count is read before the row lock, so the caller counts again once the
+    question is locked.
+    """
+    live = (
+        Lease.objects.filter(kind=Lease.Kind.ANSWER, status__in=LIVE, question=OuterRef("pk"))
+        .order_by()
+        .values("question")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    mine = Lease.objects.filter(kind=Lease.Kind.ANSWER, annotator=annotator)
+    answered = Answer.objects.filter(author=annotator)
+    return (
+        Question.objects.filter(
+            paragraph__article__split__in=campaign.splits,
+            paragraph__article__language=campaign.language,
+        )
+        .exclude(status=Question.Status.REJECTED)
+        .exclude(author=annotator)
+        .exclude(pk__in=mine.values("question_id"))
+        .exclude(pk__in=answered.values("question_id"))
+        .annotate(live=Coalesce(Subquery(live, output_field=IntegerField()), Value(0)))
+        .filter(live__lt=campaign.extra_answers)
+        .order_by("pk")
+    )
+
+
+def question_lock_next_to_answer(*, campaign: Campaign, annotator, skip=()) -> Question | None:
+    """Lock and return the next question to answer again, skipping rows other claims hold."""
+    queryset = answer_candidates(campaign=campaign, annotator=annotator).exclude(pk__in=skip)
+    locked = queryset.select_related("paragraph__article").select_for_update(
+        skip_locked=True, of=("self",)
+    )
+    return locked.first()
+
+
+def review_candidates(*, campaign: Campaign, reviewer) -> QuerySet:
+    """Return the sampled questions this reviewer could audit now, oldest first."""
+    reviews = Lease.objects.filter(kind=Lease.Kind.REVIEW)
+    return (
+        Question.objects.filter(
+            campaign=campaign, sampled_for_review=True, status=Question.Status.PENDING
+        )
+        .exclude(author=reviewer)
+        .exclude(pk__in=reviews.filter(status__in=LIVE).values("question_id"))
+        .exclude(pk__in=reviews.filter(annotator=reviewer).values("question_id"))
+        .order_by("pk")
+    )
+
+
+def question_lock_next_to_review(*, campaign: Campaign, reviewer) -> Question | None:
+    """Lock and return the next sampled question to audit, skipping rows other claims hold."""
+    queryset = review_candidates(campaign=campaign, reviewer=reviewer)
+    locked = queryset.select_related("paragraph__article").select_for_update(
+        skip_locked=True, of=("self",)
+    )
+    return locked.first()
+
+
+def question_lock(*, question_pk: int) -> Question | None:
+    """Lock one question row for the rest of the transaction."""
+    return Question.objects.select_for_update().filter(pk=question_pk).first()

@@ -1,10 +1,16 @@
 """Annotation: campaigns, leases (reserved items), questions and their answer spans."""
 
+import secrets
 import uuid
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+def random_seed() -> int:
+    """Return a new campaign's review-sampling seed (fixed afterwards: samples are replayable)."""
+    return secrets.randbelow(2**62)
 
 
 class QuestionType(models.TextChoices):
@@ -37,6 +43,13 @@ class Campaign(models.Model):
     review_rate = models.DecimalField(
         _("review rate"), max_digits=3, decimal_places=2, default="0.25"
     )
+    review_warmup = models.PositiveSmallIntegerField(
+        _("questions reviewed at the warm-up rate"), default=0
+    )
+    review_warmup_rate = models.DecimalField(
+        _("warm-up review rate"), max_digits=3, decimal_places=2, default="1.00"
+    )
+    review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
     extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
     lease_minutes = models.PositiveSmallIntegerField(_("lease minutes"), default=30)
     question_type_targets = models.JSONField(
@@ -73,6 +86,10 @@ class Campaign(models.Model):
                 name="annotation_campaign_review_rate_0_1",
             ),
             models.CheckConstraint(
+                condition=models.Q(review_warmup_rate__gte=0, review_warmup_rate__lte=1),
+                name="annotation_campaign_warmup_rate_0_1",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(lease_minutes__gte=5, lease_minutes__lte=1440),
                 name="annotation_campaign_lease_5_1440",
             ),
@@ -86,11 +103,20 @@ class Campaign(models.Model):
 
 
 class Lease(models.Model):
-    """An item reserved for one annotator for a while: a paragraph to write questions on.
+    """An item reserved for one person for a while.
 
-    The database allows at most one live-or-done lease per paragraph of a campaign and one
-    live lease per annotator and campaign; claims that race lose on these constraints.
+    Three kinds: a paragraph to write questions on (`write`), a question to answer again
+    (`answer`, additional-answers campaigns) and a sampled question to audit (`review`). The
+    lease always names the paragraph shown; `answer` and `review` leases also name the question.
+    The database allows at most one live-or-done writing lease per paragraph of a campaign, one
+    live-or-done review per question, one live-or-done answer lease per question and person,
+    and one active lease per person, campaign and kind; claims that race lose on these.
     """
+
+    class Kind(models.TextChoices):
+        WRITE = "write", _("write questions")
+        ANSWER = "answer", _("additional answer")
+        REVIEW = "review", _("review")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -103,8 +129,16 @@ class Lease(models.Model):
         UNSUITABLE = "unsuitable", _("reported unsuitable")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="leases")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.WRITE)
     paragraph = models.ForeignKey(
         "corpus.Paragraph", on_delete=models.CASCADE, related_name="leases"
+    )
+    question = models.ForeignKey(
+        "annotation.Question",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="item_leases",
     )
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leases"
@@ -129,13 +163,28 @@ class Lease(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign", "paragraph"],
-                condition=models.Q(status__in=["active", "submitted"]),
+                condition=models.Q(status__in=["active", "submitted"], kind="write"),
                 name="annotation_lease_one_live_per_paragraph",
             ),
             models.UniqueConstraint(
-                fields=["campaign", "annotator"],
+                fields=["campaign", "annotator", "kind"],
                 condition=models.Q(status="active"),
                 name="annotation_lease_one_active_per_annotator",
+            ),
+            models.UniqueConstraint(
+                fields=["question"],
+                condition=models.Q(status__in=["active", "submitted"], kind="review"),
+                name="annotation_lease_one_live_review_per_question",
+            ),
+            models.UniqueConstraint(
+                fields=["question", "annotator"],
+                condition=models.Q(status__in=["active", "submitted"], kind="answer"),
+                name="annotation_lease_one_live_answer_per_person",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="write", question__isnull=True)
+                | (~models.Q(kind="write") & models.Q(question__isnull=False)),
+                name="annotation_lease_question_iff_not_write",
             ),
         ]
         indexes = [
@@ -177,6 +226,7 @@ class Question(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
+    sampled_for_review = models.BooleanField(_("sampled for review"), default=False)
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
 
     class Meta:
@@ -188,14 +238,25 @@ class Question(models.Model):
                 condition=~models.Q(text=""), name="annotation_question_text_not_empty"
             ),
         ]
-        indexes = [models.Index(fields=["author", "created_at"], name="annotation_q_author")]
+        indexes = [
+            models.Index(fields=["author", "created_at"], name="annotation_q_author"),
+            models.Index(
+                fields=["campaign", "status"],
+                condition=models.Q(sampled_for_review=True),
+                name="annotation_q_review_queue",
+            ),
+        ]
 
     def __str__(self):
         return self.text[:80]
 
 
 class Answer(models.Model):
-    """An answer span: `paragraph.text[answer_start:answer_start + len(text)] == text`."""
+    """An answer span: `paragraph.text[answer_start:answer_start + len(text)] == text`.
+
+    An additional answer may instead say that the paragraph does not answer the question
+    (`no_answer`, with an empty text at 0).
+    """
 
     class Kind(models.TextChoices):
         ORIGINAL = "original", _("original")
@@ -208,6 +269,7 @@ class Answer(models.Model):
     answer_start = models.IntegerField(_("answer start"))
     text = models.TextField(_("answer"))
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    no_answer = models.BooleanField(_("the paragraph does not answer"), default=False)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
     created_at = models.DateTimeField(_("answered"), auto_now_add=True)
 
@@ -220,7 +282,9 @@ class Answer(models.Model):
                 condition=models.Q(answer_start__gte=0), name="annotation_answer_start_not_negative"
             ),
             models.CheckConstraint(
-                condition=~models.Q(text=""), name="annotation_answer_text_not_empty"
+                condition=(~models.Q(text="") & models.Q(no_answer=False))
+                | models.Q(no_answer=True, text="", answer_start=0, kind="additional"),
+                name="annotation_answer_text_or_no_answer",
             ),
             models.UniqueConstraint(
                 fields=["question", "author"], name="annotation_answer_one_per_author"
@@ -229,3 +293,141 @@ class Answer(models.Model):
 
     def __str__(self):
         return self.text[:80]
+
+
+class QuestionRevision(models.Model):
+    """One version of a question and its original answer span: who wrote it, when, and what.
+
+    The author's submission is version 1; each reviewer's correction adds the next one. Rows
+    are never changed or deleted: the question and its original answer hold the latest version
+    for quick reading, and this table is the record.
+    """
+
+    class Origin(models.TextChoices):
+        WRITTEN = "written", _("written")
+        CORRECTED = "corrected", _("corrected")
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveSmallIntegerField(_("version"))
+    origin = models.CharField(_("origin"), max_length=16, choices=Origin.choices)
+    editor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="question_revisions"
+    )
+    text = models.TextField(_("question"))
+    answer_start = models.IntegerField(_("answer start"))
+    answer_text = models.TextField(_("answer"))
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("question version")
+        verbose_name_plural = _("question versions")
+        ordering = ["question_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "number"], name="annotation_revision_one_per_number"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(answer_start__gte=0)
+                & ~models.Q(answer_text="")
+                & ~models.Q(text=""),
+                name="annotation_revision_not_empty",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.question_id} v{self.number}"
+
+
+class RejectReason(models.TextChoices):
+    """Why a reviewer rejects a question (FQuAD's guidelines, turned into a list)."""
+
+    NOT_A_QUESTION = "not_a_question", _("not a question, or not understandable")
+    WRONG_ANSWER = "wrong_answer", _("the answer is wrong")
+    NOT_ANSWERED = "not_answered", _("the paragraph does not answer it")
+    COPIED = "copied", _("copies the paragraph")
+    AMBIGUOUS = "ambiguous", _("ambiguous: several answers fit")
+    OUTSIDE_KNOWLEDGE = "outside_knowledge", _("needs knowledge outside the paragraph")
+    LANGUAGE = "language", _("wrong language, or many mistakes")
+    OTHER = "other", _("other (say why in the comment)")
+
+
+class Review(models.Model):
+    """A reviewer's verdict on a sampled question; a correction points at the version it made."""
+
+    class Verdict(models.TextChoices):
+        APPROVE = "approve", _("approve")
+        REJECT = "reject", _("reject")
+        CORRECT = "correct", _("correct")
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="reviews")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews"
+    )
+    lease = models.OneToOneField(
+        Lease, on_delete=models.SET_NULL, null=True, blank=True, related_name="review"
+    )
+    verdict = models.CharField(_("verdict"), max_length=8, choices=Verdict.choices)
+    reason = models.CharField(_("reason"), max_length=24, choices=RejectReason.choices, blank=True)
+    comment = models.TextField(_("comment"), blank=True)
+    revision = models.OneToOneField(
+        QuestionRevision,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="review",
+    )
+    seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
+    created_at = models.DateTimeField(_("reviewed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("review")
+        verbose_name_plural = _("reviews")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(verdict="reject") | ~models.Q(reason=""),
+                name="annotation_review_reject_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(verdict="correct", revision__isnull=False)
+                | (~models.Q(verdict="correct") & models.Q(revision__isnull=True)),
+                name="annotation_review_correction_has_version",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.verdict} · {self.question_id}"
+
+
+class ReviewCounter(models.Model):
+    """How many of an annotator's questions of a campaign were decided, and how many sampled.
+
+    `annotation.sampling` decides each new question from these two counters. When an admin
+    changes the campaign's review settings, counting starts again in a new epoch (the draws use
+    the epoch in their key, so the new sequence is fresh and still replayable).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    epoch = models.PositiveIntegerField(default=0)
+    rate = models.DecimalField(max_digits=3, decimal_places=2)
+    warmup = models.PositiveSmallIntegerField(default=0)
+    warmup_rate = models.DecimalField(max_digits=3, decimal_places=2)
+    seen = models.PositiveIntegerField(default=0)
+    sampled = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "annotator"], name="annotation_review_counter_one"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(sampled__lte=models.F("seen")),
+                name="annotation_review_counter_sampled_le_seen",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.annotator_id}: {self.sampled}/{self.seen}"

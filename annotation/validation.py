@@ -29,31 +29,46 @@ def _is_int(value) -> bool:
 def _question_problems(paragraph: str, item, seen: set[str], _) -> dict[str, str]:
     if not isinstance(item, dict):
         return {"": _("Each question is an object with text, answer_start and answer_text.")}
-    problems: dict[str, str] = {}
     text = item.get("text")
-    if not isinstance(text, str) or not text.strip():
-        problems["text"] = _("Write the question.")
-    elif BAD_CHARACTERS.search(text):
-        problems["text"] = _(
-            "The text holds characters that cannot be stored (NUL or broken Unicode)."
-        )
-    elif len(text.strip()) > MAX_QUESTION_CHARS:
-        problems["text"] = _("A question has at most 1,000 characters.")
-    elif " ".join(text.split()).casefold() in seen:
+    problems = question_text_problems(text, _)
+    if not problems and " ".join(text.split()).casefold() in seen:
         problems["text"] = _("The same question is asked twice on this paragraph.")
-    start, answer = item.get("answer_start"), item.get("answer_text")
-    if not _is_int(start) or not 0 <= start < len(paragraph):
-        problems["answer_start"] = _("Select the answer in the paragraph.")
-    elif not isinstance(answer, str) or not answer.strip():
-        problems["answer_text"] = _("Select the answer in the paragraph.")
-    elif len(answer) > MAX_ANSWER_CHARS:
-        problems["answer_text"] = _("An answer has at most 1,000 characters.")
-    elif paragraph[start : start + len(answer)] != answer:
-        problems["answer_text"] = _("The answer is not the text at this place of the paragraph.")
-    seconds = item.get("seconds_spent", 0)
-    if not _is_int(seconds) or not 0 <= seconds <= MAX_SECONDS:
-        problems["seconds_spent"] = _("A whole number of seconds from 0 to 86,400.")
+    problems |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
+    problems |= seconds_problems(item.get("seconds_spent", 0), _)
     return problems
+
+
+def question_text_problems(text, _) -> dict[str, str]:
+    """Return {"text": message} when a question's text cannot be stored, else {}."""
+    if not isinstance(text, str) or not text.strip():
+        return {"text": _("Write the question.")}
+    if BAD_CHARACTERS.search(text):
+        return {
+            "text": _("The text holds characters that cannot be stored (NUL or broken Unicode).")
+        }
+    if len(text.strip()) > MAX_QUESTION_CHARS:
+        return {"text": _("A question has at most 1,000 characters.")}
+    return {}
+
+
+def span_problems(paragraph: str, start, answer, _) -> dict[str, str]:
+    """Return the problems of an answer span, by field ("answer_start", "answer_text")."""
+    if not _is_int(start) or not 0 <= start < len(paragraph):
+        return {"answer_start": _("Select the answer in the paragraph.")}
+    if not isinstance(answer, str) or not answer.strip():
+        return {"answer_text": _("Select the answer in the paragraph.")}
+    if len(answer) > MAX_ANSWER_CHARS:
+        return {"answer_text": _("An answer has at most 1,000 characters.")}
+    if paragraph[start : start + len(answer)] != answer:
+        return {"answer_text": _("The answer is not the text at this place of the paragraph.")}
+    return {}
+
+
+def seconds_problems(seconds, _) -> dict[str, str]:
+    """Return {"seconds_spent": message} unless it is a whole number of seconds in a day."""
+    if not _is_int(seconds) or not 0 <= seconds <= MAX_SECONDS:
+        return {"seconds_spent": _("A whole number of seconds from 0 to 86,400.")}
+    return {}
 
 
 def check_questions(paragraph: str, questions, *, low: int, high: int, _=None):

@@ -1,0 +1,114 @@
+"""Additional answers: every dev and test question gets more answers from other annotators.
+
+FQuAD collected two more answers per dev and test question, each from an annotator who is
+neither the question's author nor one of its other answerers, so that human performance can
+be measured. The rules hold under concurrency: the question row is locked while its places are
+counted, a question never gets more live answer leases than the campaign asks for, and the
+database refuses a second answer (or a second live lease) of one person on one question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from annotation.locks import lease_lock, live_answer_leases, question_lock_next_to_answer
+from annotation.models import Answer, Campaign, Lease
+from annotation.validation import seconds_problems, span_problems
+from annotation.work import (
+    Claim,
+    Item,
+    check_kind,
+    check_open,
+    claim_next,
+    reopen_expired,
+    taken_message,
+)
+from core.errors import ServiceError
+
+PICK_ATTEMPTS = 20
+
+
+def _pick_question(campaign: Campaign, annotator) -> Item | None:
+    skip: set[int] = set()
+    for _attempt in range(PICK_ATTEMPTS):
+        question = question_lock_next_to_answer(campaign=campaign, annotator=annotator, skip=skip)
+        if question is None:
+            return None
+        # Counted again under the row lock: the candidate query read its count before.
+        if live_answer_leases(question.pk) < campaign.extra_answers:
+            return Item(question.paragraph, question)
+        skip.add(question.pk)
+    return None
+
+
+def answer_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
+    """Return the annotator's answer lease on this campaign, or claim the next question."""
+    return claim_next(
+        campaign=campaign, user=annotator, kind=Lease.Kind.ANSWER, pick=_pick_question
+    )
+
+
+@dataclass(frozen=True)
+class CleanAnswer:
+    answer_start: int
+    answer_text: str
+    no_answer: bool
+    seconds_spent: int
+
+
+def check_answer(paragraph: str, data) -> CleanAnswer:
+    """Return the submitted answer, or raise a ServiceError naming the fields at fault."""
+    if not isinstance(data, dict):
+        raise ServiceError({"detail": [_("Send an object: answer_start and answer_text.")]})
+    no_answer = data.get("no_answer", False)
+    if not isinstance(no_answer, bool):
+        raise ServiceError({"no_answer": [_("true or false.")]})
+    seconds = data.get("seconds_spent", 0)
+    errors = seconds_problems(seconds, _)
+    if not no_answer:
+        errors |= span_problems(paragraph, data.get("answer_start"), data.get("answer_text"), _)
+    elif data.get("answer_text") not in (None, ""):
+        errors["no_answer"] = [_("Either select an answer or say there is none, not both.")]
+    if errors:
+        raise ServiceError({k: v if isinstance(v, list) else [v] for k, v in errors.items()})
+    if no_answer:
+        return CleanAnswer(0, "", True, seconds)
+    return CleanAnswer(data["answer_start"], data["answer_text"], False, seconds)
+
+
+@transaction.atomic
+def answer_submit(*, lease: Lease, data) -> Answer:
+    """Store the annotator's additional answer (or "no answer") to the leased question."""
+    locked = lease_lock(lease_pk=lease.pk)
+    check_open(locked)
+    check_kind(locked, Lease.Kind.ANSWER)
+    question = lease.question
+    if question.author_id == lease.annotator_id:
+        raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
+    clean = check_answer(lease.paragraph.text, data)
+    reopen_expired(locked)
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
+            answer = Answer.objects.create(
+                question=question,
+                author_id=lease.annotator_id,
+                answer_start=clean.answer_start,
+                text=clean.answer_text,
+                no_answer=clean.no_answer,
+                kind=Answer.Kind.ADDITIONAL,
+                seconds_spent=clean.seconds_spent,
+            )
+    except IntegrityError:
+        if Answer.objects.filter(question=question, author_id=lease.annotator_id).exists():
+            raise ServiceError(
+                {"lease": [_("You already answered this question.")]}, status=409
+            ) from None
+        raise ServiceError({"lease": [taken_message()]}, status=409) from None
+    lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
+    return answer

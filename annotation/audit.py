@@ -1,0 +1,92 @@
+"""Which questions go to review, and the versions a question goes through.
+
+`review_sample` applies `annotation.sampling` (pure) to an annotator's counter row: the row is
+locked for the transaction, so two submissions of one annotator are decided one after the
+other and the sampled share keeps its band at every moment.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Max
+
+from annotation.models import Campaign, Question, QuestionRevision, ReviewCounter
+from annotation.sampling import should_sample
+
+
+def _settings(campaign: Campaign) -> dict:
+    # A campaign built in memory may still hold the field defaults as strings.
+    return {
+        "rate": Decimal(str(campaign.review_rate)),
+        "warmup": int(campaign.review_warmup),
+        "warmup_rate": Decimal(str(campaign.review_warmup_rate)),
+    }
+
+
+def _counter_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
+    counter, _created = ReviewCounter.objects.select_for_update().get_or_create(
+        campaign=campaign, annotator_id=annotator_id, defaults=_settings(campaign)
+    )
+    current = _settings(campaign)
+    if any(getattr(counter, name) != value for name, value in current.items()):
+        # New review settings: count again from here, with fresh draws.
+        for name, value in current.items():
+            setattr(counter, name, value)
+        counter.epoch += 1
+        counter.seen = counter.sampled = 0
+    return counter
+
+
+def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[bool]:
+    """Decide, in order, whether each of the annotator's next `count` questions is audited.
+
+    Must run inside the transaction that stores the questions.
+    """
+    counter = _counter_locked(campaign, annotator_id)
+    decisions = []
+    for _ in range(count):
+        picked = should_sample(
+            seen=counter.seen,
+            sampled=counter.sampled,
+            rate=counter.rate,
+            key=f"user:{annotator_id}:epoch:{counter.epoch}",
+            seed=campaign.review_seed,
+            warmup=counter.warmup,
+            warmup_rate=counter.warmup_rate,
+        )
+        decisions.append(picked)
+        counter.seen += 1
+        counter.sampled += picked
+    counter.save()
+    return decisions
+
+
+def revisions_start(questions: list[Question], answers: dict[int, tuple[int, str]]) -> None:
+    """Record version 1 of new questions: `answers` maps question pk to (start, text)."""
+    QuestionRevision.objects.bulk_create(
+        QuestionRevision(
+            question=question,
+            number=1,
+            origin=QuestionRevision.Origin.WRITTEN,
+            editor_id=question.author_id,
+            text=question.text,
+            answer_start=answers[question.pk][0],
+            answer_text=answers[question.pk][1],
+        )
+        for question in questions
+    )
+
+
+def revision_add(*, question: Question, editor, text: str, answer_start: int, answer_text: str):
+    """Record the next version of a question (the question row is locked by the caller)."""
+    last = question.revisions.aggregate(n=Max("number"))["n"] or 0
+    return QuestionRevision.objects.create(
+        question=question,
+        number=last + 1,
+        origin=QuestionRevision.Origin.CORRECTED,
+        editor=editor,
+        text=text,
+        answer_start=answer_start,
+        answer_text=answer_text,
+    )
