@@ -46,3 +46,7 @@ class IsReviewer(HasRole):
 
 class IsPlatformAdmin(HasRole):
     roles = (Role.ADMIN,)
+
+
+class IsAnnotatorOrReviewer(HasRole):
+    roles = (Role.ANNOTATOR, Role.REVIEWER)

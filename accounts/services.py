@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.csv_import import UserRow, parse_users_csv
 from accounts.roles import ADMIN_APPS, ROLE_PERMISSIONS, Role
 from core.errors import ServiceError
+from core.inputs import check_text
 
 User = get_user_model()
 
@@ -141,3 +142,22 @@ def demo_user_ensure(*, username: str, role: str, known_password: str | None) ->
     user.set_password(password)
     user.save(update_fields=["password"])
     return password
+
+
+def annotator_pause(*, user, note: str = "") -> None:
+    """Stop an annotator from taking new items; what they hold now can still be sent."""
+    from django.utils import timezone
+
+    note = check_text(note.strip() if isinstance(note, str) else "", "note")
+    if len(note) > 500:
+        raise ServiceError({"note": [_("At most 500 characters.")]})
+    if not user.has_role(Role.ANNOTATOR):
+        raise ServiceError({"user": [_("Only annotators can be paused.")]})
+    User.objects.filter(pk=user.pk).update(paused_at=timezone.now(), pause_note=note)
+    user.refresh_from_db(fields=["paused_at", "pause_note"])
+
+
+def annotator_resume(*, user) -> None:
+    """Let a paused annotator take new items again."""
+    User.objects.filter(pk=user.pk).update(paused_at=None, pause_note="")
+    user.refresh_from_db(fields=["paused_at", "pause_note"])

@@ -57,6 +57,7 @@ def home(request):
 
 @role_required(Role.ANNOTATOR)
 def annotator_home(request):
+    from annotation.quality import feedback_for
     from annotation.reports import annotator_summary, format_hm
     from annotation.selectors import campaigns_for
 
@@ -66,13 +67,21 @@ def annotator_home(request):
     return render(
         request,
         "accounts/annotator_home.html",
-        {"campaigns": campaigns_for(request.user), "summary": summary},
+        {
+            "campaigns": campaigns_for(request.user),
+            "summary": summary,
+            "feedback": feedback_for(annotator=request.user),
+        },
     )
 
 
 @role_required(Role.REVIEWER)
 def reviewer_home(request):
-    return render(request, "accounts/reviewer_home.html")
+    from annotation.quality import review_queue
+
+    return render(
+        request, "accounts/reviewer_home.html", {"queue": review_queue(reviewer=request.user)}
+    )
 
 
 @role_required(Role.ADMIN)

@@ -1,5 +1,6 @@
 """Campaign API: workers list the active campaigns; admins create and change them."""
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -12,9 +13,22 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from accounts.permissions import IsAnnotator, IsPlatformAdmin
-from annotation.models import Answer, Campaign, Lease, Question
+from accounts.permissions import IsAnnotator, IsAnnotatorOrReviewer, IsPlatformAdmin, IsReviewer
+from accounts.services import annotator_pause, annotator_resume
+from annotation.answers import answer_claim_next, answer_submit
+from annotation.models import (
+    Answer,
+    Campaign,
+    Lease,
+    Question,
+    QuestionRevision,
+    RejectReason,
+    Review,
+)
+from annotation.quality import quality_table
+from annotation.reviews import review_claim_next, review_submit
 from annotation.selectors import campaigns_for, questions_filter, questions_visible_to
 from annotation.services import FIELDS, campaign_create, campaign_update
 from annotation.work import draft_save, lease_claim_next, lease_get, lease_release, questions_submit
@@ -83,7 +97,18 @@ class LeaseSerializer(serializers.ModelSerializer):
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_question(self, lease):
-        return None  # additional-answer leases (next issue) carry the question here
+        """The question to answer (never its answers) or to review (with its answer span)."""
+        question = lease.question
+        if question is None:
+            return None
+        shown = {"id": str(question.uuid), "text": question.text}
+        if lease.kind == Lease.Kind.REVIEW:
+            answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
+            shown |= {
+                "question_type": question.question_type,
+                "answer": {"answer_start": answer.answer_start, "text": answer.text},
+            }
+        return shown
 
 
 class DraftSerializer(serializers.Serializer):
@@ -98,7 +123,19 @@ class SubmittedQuestionSerializer(serializers.Serializer):
 
 
 class SubmitSerializer(serializers.Serializer):
-    questions = SubmittedQuestionSerializer(many=True)
+    """One body for the three kinds of lease; each kind reads its own fields."""
+
+    questions = SubmittedQuestionSerializer(many=True, required=False, help_text="write leases")
+    answer_start = serializers.IntegerField(required=False, help_text="answer and review leases")
+    answer_text = serializers.CharField(required=False, help_text="answer and review leases")
+    no_answer = serializers.BooleanField(required=False, help_text="answer leases")
+    verdict = serializers.ChoiceField(
+        choices=Review.Verdict.choices, required=False, help_text="review leases"
+    )
+    reason = serializers.ChoiceField(choices=RejectReason.choices, required=False)
+    comment = serializers.CharField(required=False, allow_blank=True)
+    question_text = serializers.CharField(required=False, help_text="review: a correction")
+    seconds_spent = serializers.IntegerField(required=False)
 
 
 class ReleaseSerializer(serializers.Serializer):
@@ -109,7 +146,25 @@ class ReleaseSerializer(serializers.Serializer):
 class AnswerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Answer
-        fields = ["answer_start", "text", "kind", "seconds_spent"]
+        fields = ["answer_start", "text", "kind", "no_answer", "seconds_spent"]
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    editor = serializers.CharField(source="editor.username")
+
+    class Meta:
+        model = QuestionRevision
+        fields = ["number", "origin", "editor", "text", "answer_start", "answer_text", "created_at"]
+
+
+class ReviewSerializer(serializers.ModelSerializer):
+    reviewer = serializers.CharField(source="reviewer.username")
+    question = serializers.UUIDField(source="question.uuid")
+    version = serializers.IntegerField(source="revision.number", allow_null=True, default=None)
+
+    class Meta:
+        model = Review
+        fields = ["question", "reviewer", "verdict", "reason", "comment", "version", "created_at"]
 
 
 class QuestionSerializer(serializers.ModelSerializer):
@@ -130,10 +185,21 @@ class QuestionSerializer(serializers.ModelSerializer):
             "question_type",
             "seconds_spent",
             "status",
+            "sampled_for_review",
             "split",
             "answers",
             "created_at",
         ]
+
+
+class QuestionDetailSerializer(QuestionSerializer):
+    """A question with its history: every version and every review."""
+
+    revisions = RevisionSerializer(many=True)
+    reviews = ReviewSerializer(many=True)
+
+    class Meta(QuestionSerializer.Meta):
+        fields = [*QuestionSerializer.Meta.fields, "revisions", "reviews"]
 
 
 def lease_response(lease: Lease, created: bool | None = None) -> Response:
@@ -142,9 +208,9 @@ def lease_response(lease: Lease, created: bool | None = None) -> Response:
 
 
 class LeaseViewSet(viewsets.GenericViewSet):
-    """The annotator's own leases: read, save a draft, submit, give back."""
+    """A person's own leases, of any kind: read, save a draft, submit, give back."""
 
-    permission_classes = [IsAnnotator]
+    permission_classes = [IsAnnotatorOrReviewer]
     serializer_class = LeaseSerializer
 
     def get_queryset(self):
@@ -168,12 +234,30 @@ class LeaseViewSet(viewsets.GenericViewSet):
         payload.is_valid(raise_exception=True)
         return lease_response(draft_save(lease=lease, draft=payload.validated_data["draft"]))
 
-    @extend_schema(request=SubmitSerializer, responses=QuestionSerializer(many=True))
+    @extend_schema(
+        request=SubmitSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        description=(
+            "Write lease: `{questions: [...]}` → the stored questions. Answer lease: "
+            "`{answer_start, answer_text, seconds_spent}` or `{no_answer: true}` → the answer. "
+            "Review lease: `{verdict, reason?, comment?, question_text?, answer_start?, "
+            "answer_text?}` → the review."
+        ),
+    )
     @action(detail=True, methods=["post"])
     def submit(self, request, pk=None):
         lease = self._lease(pk)
-        questions = request.data.get("questions") if isinstance(request.data, dict) else None
-        stored = questions_submit(lease=lease, questions=questions)
+        data = request.data if isinstance(request.data, dict) else None
+        if lease.kind == Lease.Kind.ANSWER:
+            answer = answer_submit(lease=lease, data=data)
+            return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
+        if lease.kind == Lease.Kind.REVIEW:
+            review = review_submit(lease=lease, data=data)
+            review = Review.objects.select_related("reviewer", "question", "revision").get(
+                pk=review.pk
+            )
+            return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)
+        stored = questions_submit(lease=lease, questions=data.get("questions") if data else None)
         # One read with everything the answer shows (author, split, spans), in position order.
         rows = (
             Question.objects.filter(pk__in=[q.pk for q in stored])
@@ -207,6 +291,9 @@ class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = QuestionSerializer
     lookup_field = "uuid"
 
+    def get_serializer_class(self):
+        return QuestionDetailSerializer if self.action == "retrieve" else QuestionSerializer
+
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Question.objects.none()
@@ -216,6 +303,10 @@ class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
             .select_related("author", "paragraph__article")
             .prefetch_related("answers")
         )
+        if self.action == "retrieve":
+            questions = questions.prefetch_related(
+                "revisions__editor", "reviews__reviewer", "reviews__revision"
+            )
         return questions_filter(
             questions,
             campaign=params.get("campaign"),
@@ -234,6 +325,8 @@ class CampaignViewSet(viewsets.ModelViewSet):
             return [IsAuthenticated()]
         if self.action == "leases":
             return [IsAnnotator()]
+        if self.action == "review_leases":
+            return [IsReviewer()]
         return [IsPlatformAdmin()]
 
     def get_queryset(self):
@@ -259,8 +352,100 @@ class CampaignViewSet(viewsets.ModelViewSet):
     @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
     @action(detail=True, methods=["post"])
     def leases(self, request, pk=None):
-        """Claim the next paragraph (201), get the one already held (200), or 204: none left."""
-        claim = lease_claim_next(campaign=self.get_object(), annotator=request.user)
-        if claim is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return lease_response(claim.lease, created=claim.created)
+        """Claim the next paragraph (questions) or question (additional answers).
+
+        201 with a new lease, 200 with the one already held, 204 when nothing is left.
+        """
+        campaign = self.get_object()
+        claim_next = (
+            answer_claim_next
+            if campaign.kind == Campaign.Kind.ADDITIONAL_ANSWERS
+            else lease_claim_next
+        )
+        return claim_response(claim_next(campaign=campaign, annotator=request.user))
+
+    @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
+    @action(detail=True, methods=["post"], url_path="review-leases")
+    def review_leases(self, request, pk=None):
+        """Reviewers: claim the next sampled question to audit (201), the one held (200), 204."""
+        claim = review_claim_next(campaign=self.get_object(), reviewer=request.user)
+        return claim_response(claim)
+
+
+def claim_response(claim) -> Response:
+    if claim is None:
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return lease_response(claim.lease, created=claim.created)
+
+
+class QualityRowSerializer(serializers.Serializer):
+    annotator = serializers.CharField(source="user.username")
+    annotator_id = serializers.IntegerField(source="user.pk")
+    paused = serializers.BooleanField(source="user.paused_at", default=False)
+    questions = serializers.IntegerField()
+    reviewed = serializers.IntegerField()
+    approved_pct = serializers.FloatField(allow_null=True)
+    corrected_pct = serializers.FloatField(allow_null=True)
+    rejected_pct = serializers.FloatField(allow_null=True)
+    median_seconds = serializers.FloatField()
+
+    def to_representation(self, row):
+        data = super().to_representation(row)
+        data["paused"] = row["user"].paused_at is not None
+        return data
+
+
+class QualityView(APIView):
+    """Admins: per-annotator quality (questions, reviewed, verdict shares, median seconds)."""
+
+    permission_classes = [IsPlatformAdmin]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("campaign", OpenApiTypes.INT)],
+        responses=QualityRowSerializer(many=True),
+    )
+    def get(self, request):
+        campaign = None
+        if request.query_params.get("campaign"):
+            campaign_pk = parse_id(request.query_params["campaign"], "campaign")
+            campaign = Campaign.objects.filter(pk=campaign_pk).first()
+            if campaign is None:
+                raise ServiceError({"campaign": [_("No such campaign.")]}, status=404)
+        return Response(QualityRowSerializer(quality_table(campaign=campaign), many=True).data)
+
+
+class PauseSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class AnnotatorStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    paused_at = serializers.DateTimeField(allow_null=True)
+    pause_note = serializers.CharField()
+
+
+class AnnotatorPauseView(APIView):
+    """Admins: pause an annotator (POST) or let them work again (DELETE)."""
+
+    permission_classes = [IsPlatformAdmin]
+
+    def _user(self, pk):
+        user = get_user_model().objects.filter(pk=parse_id(pk, "annotator")).first()
+        if user is None:
+            raise ServiceError({"annotator": [_("No such annotator.")]}, status=404)
+        return user
+
+    @extend_schema(request=PauseSerializer, responses=AnnotatorStateSerializer)
+    def post(self, request, pk):
+        user = self._user(pk)
+        payload = PauseSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        annotator_pause(user=user, note=payload.validated_data.get("note", ""))
+        return Response(AnnotatorStateSerializer(user).data)
+
+    @extend_schema(request=None, responses=AnnotatorStateSerializer)
+    def delete(self, request, pk):
+        user = self._user(pk)
+        annotator_resume(user=user)
+        return Response(AnnotatorStateSerializer(user).data)

@@ -14,10 +14,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import role_required
 from accounts.roles import Role
-from annotation.models import Lease
+from annotation.answers import answer_claim_next, answer_submit
+from annotation.models import Campaign, Lease
 from annotation.selectors import campaigns_for
 from annotation.work import lease_claim_next, lease_get, lease_release
 from core.errors import ServiceError
+from core.inputs import form_int
 
 annotator_only = role_required(Role.ANNOTATOR)
 
@@ -35,13 +37,18 @@ def _own_lease(request, pk: int) -> Lease:
 @require_POST
 def next_paragraph(request, campaign_pk: int):
     campaign = get_object_or_404(campaigns_for(request.user), pk=campaign_pk)
+    answering = campaign.kind == Campaign.Kind.ADDITIONAL_ANSWERS
+    claim_next = answer_claim_next if answering else lease_claim_next
     try:
-        claim = lease_claim_next(campaign=campaign, annotator=request.user)
+        claim = claim_next(campaign=campaign, annotator=request.user)
     except ServiceError as error:
         messages.error(request, error.summary())
         return redirect("accounts:annotator-home")
     if claim is None:
-        messages.info(request, _("Every paragraph of this campaign is taken. Thank you!"))
+        if answering:
+            messages.info(request, _("No question of this campaign is waiting for you. Thank you!"))
+        else:
+            messages.info(request, _("Every paragraph of this campaign is taken. Thank you!"))
         return redirect("accounts:annotator-home")
     return redirect("annotation:lease", pk=claim.lease.pk)
 
@@ -76,8 +83,12 @@ def _page_messages() -> dict:
 def lease_page(request, pk: int):
     lease = _own_lease(request, pk)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
-        messages.info(request, _("This paragraph is finished: it was sent or given back."))
+        messages.info(request, _("This item is finished: it was sent or given back."))
         return redirect("accounts:annotator-home")
+    if lease.kind == Lease.Kind.ANSWER:
+        return _answer_page(request, lease)
+    if lease.kind != Lease.Kind.WRITE:
+        raise Http404
     context = {
         "lease": lease,
         "campaign": lease.campaign,
@@ -106,3 +117,53 @@ def lease_release_view(request, pk: int):
         return redirect("annotation:lease", pk=lease.pk)
     messages.success(request, _("The paragraph was given back."))
     return redirect("accounts:annotator-home")
+
+
+def _answer_messages() -> dict:
+    return {
+        "saved": _("Draft saved at %(time)s"),
+        "saveFailed": _("The draft could not be saved; your selection stays here. Retrying…"),
+        "selected": _("Selected answer"),
+        "taken": _("Your lease expired and someone else took this question."),
+    }
+
+
+def _answer_page(request, lease: Lease, errors=None, status=200):
+    context = {
+        "lease": lease,
+        "campaign": lease.campaign,
+        "question": lease.question,
+        "paragraph": lease.paragraph,
+        "article": lease.paragraph.article,
+        "errors": errors or {},
+        "page_messages": _answer_messages(),
+        "urls": {"draft": reverse("api:lease-draft", args=[lease.pk])},
+    }
+    return render(request, "annotation/answer.html", context, status=status)
+
+
+def _answer_data(post) -> dict:
+    if post.get("no_answer"):
+        return {"no_answer": True, "seconds_spent": form_int(post.get("seconds_spent") or "0")}
+    return {
+        "answer_start": form_int(post.get("answer_start", "")),
+        "answer_text": post.get("answer_text", ""),
+        "seconds_spent": form_int(post.get("seconds_spent") or "0"),
+    }
+
+
+@annotator_only
+@require_POST
+def answer_submit_view(request, pk: int):
+    lease = _own_lease(request, pk)
+    if lease.kind != Lease.Kind.ANSWER:
+        raise Http404
+    try:
+        answer_submit(lease=lease, data=_answer_data(request.POST))
+    except ServiceError as error:
+        if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
+            messages.error(request, error.summary())
+            return redirect("accounts:annotator-home")
+        return _answer_page(request, lease, error.errors, status=error.status)
+    messages.success(request, _("Answer saved. Thank you!"))
+    return next_paragraph(request, lease.campaign_id)

@@ -2,9 +2,16 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
-from annotation.api import CampaignViewSet, LeaseViewSet, QuestionViewSet
+from annotation.api import (
+    AnnotatorPauseView,
+    CampaignViewSet,
+    LeaseViewSet,
+    QualityView,
+    QuestionViewSet,
+)
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
+from evaluation.api import HumanPerformanceView
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
@@ -19,5 +26,8 @@ urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
     path("users/import/", UsersImportView.as_view(), name="users-import"),
+    path("quality/", QualityView.as_view(), name="quality"),
+    path("annotators/<str:pk>/pause/", AnnotatorPauseView.as_view(), name="annotator-pause"),
+    path("human-performance/", HumanPerformanceView.as_view(), name="human-performance"),
     *router.urls,
 ]

@@ -93,8 +93,10 @@ class Env:
         except ValueError:
             problem = f"expected weights like train=83,dev=9,test=8, got {value!r}"
             raise EnvError(name, problem) from None
-        if set(weights) != set(default) or any(w < 0 for w in weights.values()) or not any(
-            weights.values()
+        if (
+            set(weights) != set(default)
+            or any(w < 0 for w in weights.values())
+            or not any(weights.values())
         ):
             keys = ", ".join(default)
             problem = f"expected one non-negative weight for each of {keys}, got {value!r}"

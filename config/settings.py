@@ -57,8 +57,11 @@ try:
     CORPUS_MIN_PARAGRAPH_CHARS = env.int("CORPUS_MIN_PARAGRAPH_CHARS", 500, minimum=1)
     CORPUS_MAX_PARAGRAPH_CHARS = env.int("CORPUS_MAX_PARAGRAPH_CHARS", 0, minimum=0) or None
     if CORPUS_MAX_PARAGRAPH_CHARS and CORPUS_MAX_PARAGRAPH_CHARS < CORPUS_MIN_PARAGRAPH_CHARS:
-        raise EnvError("CORPUS_MAX_PARAGRAPH_CHARS", "must be 0 (no maximum) or at least "
-                       f"CORPUS_MIN_PARAGRAPH_CHARS ({CORPUS_MIN_PARAGRAPH_CHARS})")
+        raise EnvError(
+            "CORPUS_MAX_PARAGRAPH_CHARS",
+            "must be 0 (no maximum) or at least "
+            f"CORPUS_MIN_PARAGRAPH_CHARS ({CORPUS_MIN_PARAGRAPH_CHARS})",
+        )
     CORPUS_SPLIT_RATIOS = env.ratios("CORPUS_SPLIT_RATIOS", {"train": 83, "dev": 9, "test": 8})
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
@@ -238,6 +241,8 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "core.models.Job.Status",
         "LeaseStatusEnum": "annotation.models.Lease.Status",
         "QuestionStatusEnum": "annotation.models.Question.Status",
+        "ReleaseReasonEnum": "annotation.models.Lease.Reason",
+        "RejectReasonEnum": "annotation.models.RejectReason",
     },
 }
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("corpus.urls")),
     path("", include("annotation.urls")),
     path("", include("annotation.report_urls")),
+    path("", include("evaluation.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),

@@ -38,3 +38,11 @@ def json_has_bad_characters(value) -> bool:
     if isinstance(value, list):
         return any(json_has_bad_characters(item) for item in value)
     return False
+
+
+def form_int(value):
+    """Return a form field as an int when it is one, else as sent (the service names it)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value

@@ -252,6 +252,23 @@ def human_performance(answer_sets: Sequence[Sequence[str]], norm: Normalization 
     }
 
 
+def leave_one_out(
+    answers: Sequence[str], norm: Normalization = FQUAD_FR
+) -> list[tuple[float, float]]:
+    """Return, for each answer in turn, its (EM, F1) as the prediction against all the others.
+
+    Values are 0 or 1 for EM and in [0, 1] for F1 (not percent): the per-answer figures that
+    human performance averages, kept apart so they can be grouped by annotator.
+    """
+    if len(answers) < 2:
+        raise ValueError("leave-one-out needs at least two answers")
+    tokens = [norm.tokens(answer) for answer in answers]
+    return [
+        _best_scores(predicted, [*tokens[:i], *tokens[i + 1 :]])
+        for i, predicted in enumerate(tokens)
+    ]
+
+
 def _leave_one_out(answers: Sequence[list[str]]) -> tuple[float, float]:
     """Return the mean best EM and F1 of each tokenized answer against all the others."""
     exact_total = f1_total = 0.0

@@ -1,0 +1,134 @@
+"""The reviewers' pages: claim the next sampled question, audit it, skip it.
+
+The verdict form posts here (it works without JavaScript for approve and reject; the span
+tool fills the corrected span's fields). The services are the API's.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from annotation.models import Answer, Campaign, Lease, RejectReason, Review
+from annotation.reviews import review_claim_next, review_submit
+from annotation.work import lease_get, lease_release
+from core.errors import ServiceError
+from core.inputs import form_int
+
+reviewer_only = role_required(Role.REVIEWER)
+
+
+def own_lease(request, pk: int, kind: str) -> Lease:
+    """Return the user's lease of this kind; 404 for none, 403 for another person's."""
+    try:
+        lease = lease_get(lease_pk=pk, annotator=request.user)
+    except ServiceError as error:
+        if error.status == 404:
+            raise Http404 from None
+        raise PermissionDenied from None
+    if lease.kind != kind:
+        raise Http404
+    return lease
+
+
+def _claim_and_go(request, campaign: Campaign):
+    try:
+        claim = review_claim_next(campaign=campaign, reviewer=request.user)
+    except ServiceError as error:
+        messages.error(request, error.summary())
+        return redirect("accounts:reviewer-home")
+    if claim is None:
+        messages.info(request, _("No question of this campaign is waiting for review."))
+        return redirect("accounts:reviewer-home")
+    return redirect("annotation:review", pk=claim.lease.pk)
+
+
+@reviewer_only
+@require_POST
+def next_review(request, campaign_pk: int):
+    campaign = get_object_or_404(Campaign.objects.filter(active=True), pk=campaign_pk)
+    return _claim_and_go(request, campaign)
+
+
+def verdict_data(post) -> dict:
+    """Turn the verdict form into the API's body: only the fields the verdict uses."""
+    verdict = post.get("verdict", "")
+    data = {
+        "verdict": verdict,
+        "comment": post.get("comment", ""),
+        "seconds_spent": form_int(post.get("seconds_spent") or "0"),
+    }
+    if verdict == Review.Verdict.REJECT:
+        data["reason"] = post.get("reason", "")
+    if verdict == Review.Verdict.CORRECT:
+        data |= {
+            "question_text": post.get("question_text", ""),
+            "answer_start": form_int(post.get("answer_start", "")),
+            "answer_text": post.get("answer_text", ""),
+        }
+    return data
+
+
+def _page(request, lease: Lease, errors=None, posted=None, status=200):
+    question = lease.question
+    answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
+    posted = posted or {}
+    context = {
+        "lease": lease,
+        "campaign": lease.campaign,
+        "question": question,
+        "answer": answer,
+        "paragraph": lease.paragraph,
+        "article": lease.paragraph.article,
+        "reasons": RejectReason.choices,
+        "errors": errors or {},
+        "posted": posted,
+        "span": {"start": answer.answer_start, "text": answer.text},
+        "page_messages": {
+            "answer": _("Answer"),
+            "selected": _("Selected answer"),
+            "corrected": _("Corrected answer"),
+        },
+    }
+    return render(request, "annotation/review.html", context, status=status)
+
+
+@reviewer_only
+@require_http_methods(["GET", "POST"])
+def review_page(request, pk: int):
+    lease = own_lease(request, pk, Lease.Kind.REVIEW)
+    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
+        messages.info(request, _("This review is finished."))
+        return redirect("accounts:reviewer-home")
+    if request.method == "GET":
+        return _page(request, lease)
+    try:
+        review_submit(lease=lease, data=verdict_data(request.POST))
+    except ServiceError as error:
+        return _page(request, lease, error.errors, request.POST, status=error.status)
+    messages.success(
+        request, _("Review saved: %(verdict)s.") % {"verdict": _verdict_label(request)}
+    )
+    return _claim_and_go(request, lease.campaign)
+
+
+def _verdict_label(request) -> str:
+    return str(dict(Review.Verdict.choices).get(request.POST.get("verdict"), ""))
+
+
+@reviewer_only
+@require_POST
+def review_release(request, pk: int):
+    lease = own_lease(request, pk, Lease.Kind.REVIEW)
+    try:
+        lease_release(lease=lease, reason=Lease.Reason.SKIP, note=request.POST.get("note", ""))
+    except ServiceError as error:
+        messages.error(request, error.summary())
+        return redirect(reverse("annotation:review", args=[lease.pk]))
+    messages.info(request, _("Skipped: another reviewer will take this question."))
+    return _claim_and_go(request, lease.campaign)
