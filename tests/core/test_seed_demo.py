@@ -8,9 +8,17 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from annotation.models import Campaign
+from django.contrib.auth import get_user_model
+
+from annotation.answers import answer_claim_next
+from annotation.models import Campaign, Question
+from annotation.reviews import review_claim_next
 from core.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
 from corpus.models import Article, Paragraph
+from tests.conftest import require_service
+
+User = get_user_model()
+EXPECTED_DEMO_QUESTIONS = 40  # 4 dev and 4 test paragraphs of PIAF, 5 questions each
 
 
 def seed(*args) -> dict:
@@ -23,7 +31,8 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     settings.VAR_DIR = tmp_path
     result = seed("--corpus", str(SAMPLE))
     assert [(u["username"], u["role"]) for u in result["users"]] == [
-        ("admin", "admin"), ("reviewer", "reviewer"), ("annotator", "annotator")]
+        ("admin", "admin"), ("reviewer", "reviewer"), ("annotator", "annotator"),
+        ("annotator2", "annotator")]
     for user in result["users"]:
         account = authenticate(username=user["username"], password=user["password"])
         assert account is not None and account.roles == frozenset({user["role"]})
@@ -31,9 +40,15 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     assert Article.objects.count() == 8
     assert Paragraph.objects.count() == result["corpus"]["paragraphs_total"] == 24
     assert (tmp_path / "demo-logins.json").stat().st_mode & 0o777 == 0o600
-    campaign = Campaign.objects.get()
-    assert (campaign.name, campaign.kind, campaign.active) == ("Démo — questions", "questions", True)
+    campaigns = Campaign.objects.order_by("pk")
+    assert [(c.name, c.kind, c.splits, c.active) for c in campaigns] == [
+        ("Démo — questions", "questions", ["train", "dev", "test"], True),
+        ("Démo — réponses supplémentaires", "additional_answers", ["dev", "test"], True),
+    ]
     assert result["campaign"] == {"name": "Démo — questions", "created": True}
+    assert result["answers_campaign"] == {
+        "name": "Démo — réponses supplémentaires", "created": True}
+    assert result["demo_questions"] == 0  # the sample corpus has no PIAF questions
 
 
 def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
@@ -43,7 +58,8 @@ def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
     assert second["users"] == first["users"]
     assert second["corpus"]["articles_created"] == 0
     assert second["campaign"]["created"] is False
-    assert Campaign.objects.count() == 1
+    assert second["answers_campaign"]["created"] is False
+    assert Campaign.objects.count() == 2
     assert Article.objects.count() == 8
 
 
@@ -59,3 +75,25 @@ def test_the_sample_corpus_paragraphs_are_long_enough_and_clean():
 def test_the_demo_uses_piaf_when_it_is_there():
     assert demo_corpus_path() == (PIAF if PIAF.exists() else SAMPLE)
     assert Path(settings.BASE_DIR).parent / "shared/data/piaf/piaf-v1.0.json" == PIAF
+
+
+def test_with_piaf_the_review_and_answer_loops_have_work_at_once(db, tmp_path, settings):
+    if not PIAF.exists():
+        require_service(f"{PIAF} is missing")
+    settings.VAR_DIR = tmp_path
+    result = seed()
+    questions = Question.objects.filter(author__username="annotator2")
+    assert result["demo_questions"] == questions.count() == EXPECTED_DEMO_QUESTIONS
+    assert set(questions.values_list("paragraph__article__split", flat=True)) == {"dev", "test"}
+    for question in questions:  # PIAF's answers, at their offsets in the stored paragraph
+        answer = question.answers.get()
+        text = question.paragraph.text
+        assert text[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
+    reviewer = User.objects.get(username="reviewer")
+    annotator = User.objects.get(username="annotator")
+    questions_campaign = Campaign.objects.get(name="Démo — questions")
+    answers_campaign = Campaign.objects.get(name="Démo — réponses supplémentaires")
+    assert review_claim_next(campaign=questions_campaign, reviewer=reviewer).created is True
+    claim = answer_claim_next(campaign=answers_campaign, annotator=annotator)
+    assert claim.created is True and claim.lease.question.author.username == "annotator2"
+    assert seed()["demo_questions"] == 0  # idempotent

@@ -1,24 +1,47 @@
 import json
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from accounts.roles import Role
 from accounts.services import demo_user_ensure
-from annotation.models import Campaign
+from annotation.models import Campaign, Lease, Question
 from annotation.services import campaign_create
+from annotation.work import questions_submit
 from core.commands import PlatformCommand
 from corpus.models import Article, Paragraph
 from corpus.services import corpus_load
 
-DEMO_USERS = [("admin", Role.ADMIN), ("reviewer", Role.REVIEWER), ("annotator", Role.ANNOTATOR)]
+DEMO_USERS = [
+    ("admin", Role.ADMIN),
+    ("reviewer", Role.REVIEWER),
+    ("annotator", Role.ANNOTATOR),
+    ("annotator2", Role.ANNOTATOR),
+]
+# annotator2 "wrote" PIAF's questions on a few dev and test paragraphs, so that the review queue
+# and the additional-answers campaign have work for the other demo users right away.
+DEMO_AUTHOR = "annotator2"
+DEMO_PARAGRAPHS_PER_SPLIT = 4
 
 
 PIAF = Path(settings.BASE_DIR).parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+User = get_user_model()
 SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 
 
 DEMO_CAMPAIGN = "Démo — questions"
+DEMO_ANSWERS_CAMPAIGN = "Démo — réponses supplémentaires"
+DEMO_ANSWERS_GUIDELINES = """\
+## Répondre aux questions des autres
+
+- Lisez la question, puis sélectionnez dans le paragraphe le **plus petit passage** qui y
+  répond.
+- Si le paragraphe ne répond pas à la question, cliquez sur « Le paragraphe n'y répond pas ».
+- Comptez environ 30 secondes par question.
+"""
 DEMO_GUIDELINES = """\
 ## Écrire les questions
 
@@ -40,6 +63,60 @@ def demo_campaign_ensure() -> bool:
         name=DEMO_CAMPAIGN, guidelines=DEMO_GUIDELINES, question_type_targets={"why": 10, "how": 10}
     )
     return True
+
+
+def demo_answers_campaign_ensure() -> bool:
+    """Create the demo additional-answers campaign (dev and test) unless it exists."""
+    if Campaign.objects.filter(name=DEMO_ANSWERS_CAMPAIGN).exists():
+        return False
+    campaign_create(
+        name=DEMO_ANSWERS_CAMPAIGN,
+        kind=Campaign.Kind.ADDITIONAL_ANSWERS,
+        splits=["dev", "test"],
+        guidelines=DEMO_ANSWERS_GUIDELINES,
+    )
+    return True
+
+
+def _piaf_questions() -> dict[str, list[dict]]:
+    """Return PIAF's questions by context: {context: [{question, answer_start, text}]}."""
+    data = json.loads(PIAF.read_text(encoding="utf-8"))
+    found: dict[str, list[dict]] = {}
+    for article in data["data"]:
+        for paragraph in article["paragraphs"]:
+            context = paragraph["context"]
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]
+                start, text = answer["answer_start"], answer["text"]
+                if context[start : start + len(text)] == text and qa["question"].strip():
+                    found.setdefault(context, []).append(
+                        {"text": qa["question"], "answer_start": start, "answer_text": text}
+                    )
+    return found
+
+
+def demo_questions_ensure() -> int:
+    """Store PIAF's questions on a few dev and test paragraphs as the demo author's work."""
+    author = User.objects.get(username=DEMO_AUTHOR)
+    if not PIAF.exists() or Question.objects.filter(author=author).exists():
+        return 0
+    campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
+    questions = _piaf_questions()
+    stored = 0
+    for split in ("dev", "test"):
+        paragraphs = Paragraph.objects.filter(article__split=split).order_by("pk")
+        chosen = [p for p in paragraphs if 3 <= len(questions.get(p.text, [])) <= 5]
+        for paragraph in chosen[:DEMO_PARAGRAPHS_PER_SPLIT]:
+            if Lease.objects.filter(campaign=campaign, paragraph=paragraph).exists():
+                continue
+            lease = Lease.objects.create(
+                campaign=campaign,
+                paragraph=paragraph,
+                annotator=author,
+                expires_at=timezone.now() + timedelta(minutes=campaign.lease_minutes),
+            )
+            stored += len(questions_submit(lease=lease, questions=questions[paragraph.text]))
+    return stored
 
 
 def demo_corpus_path() -> Path:
@@ -66,6 +143,7 @@ class Command(PlatformCommand):
         corpus_path = corpus or demo_corpus_path()
         loaded = corpus_load(path=corpus_path, wave="1.0", language="fr", seed=0)
         campaign_created = demo_campaign_ensure()
+        answers_campaign_created = demo_answers_campaign_ensure()
         logins_file = settings.VAR_DIR / "demo-logins.json"
         known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
         logins = {
@@ -77,6 +155,7 @@ class Command(PlatformCommand):
         logins_file.parent.mkdir(parents=True, exist_ok=True)
         logins_file.write_text(json.dumps(logins, indent=2))
         logins_file.chmod(0o600)
+        demo_questions = demo_questions_ensure()
         return {
             "users": [
                 {"username": u, "role": str(r), "password": logins[u]} for u, r in DEMO_USERS
@@ -89,6 +168,11 @@ class Command(PlatformCommand):
                 "paragraphs_total": Paragraph.objects.count(),
             },
             "campaign": {"name": DEMO_CAMPAIGN, "created": campaign_created},
+            "answers_campaign": {
+                "name": DEMO_ANSWERS_CAMPAIGN,
+                "created": answers_campaign_created,
+            },
+            "demo_questions": demo_questions,
         }
 
     def summary(self, result):
@@ -97,7 +181,9 @@ class Command(PlatformCommand):
             f"Corpus: {corpus['articles_total']} articles, {corpus['paragraphs_total']} "
             f"paragraphs ({corpus['articles_created']} articles loaded now from "
             f"{corpus['path']}).",
-            f"Campaign: {result['campaign']['name']}.",
+            f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}.",
+            f"Demo questions by {DEMO_AUTHOR} on dev and test: {result['demo_questions']} "
+            "stored now.",
             "Demo logins (kept in var/demo-logins.json):",
         ]
         lines += [f"  {u['role']:<10} {u['username']:<10} {u['password']}" for u in result["users"]]
