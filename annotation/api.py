@@ -53,6 +53,8 @@ class CampaignWriteSerializer(serializers.Serializer):
     questions_min = serializers.IntegerField(required=False)
     questions_max = serializers.IntegerField(required=False)
     review_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
+    review_warmup = serializers.IntegerField(required=False)
+    review_warmup_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
     extra_answers = serializers.IntegerField(required=False)
     lease_minutes = serializers.IntegerField(required=False)
     question_type_targets = serializers.DictField(child=serializers.IntegerField(), required=False)

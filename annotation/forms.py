@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
-from annotation.services import FIELDS
+from annotation.services import FIELDS, campaign_defaults
 from corpus.models import Split
 
 
@@ -21,6 +21,19 @@ class CampaignForm(forms.Form):
         max_digits=3,
         decimal_places=2,
         help_text=_("Share of each annotator's questions audited (FQuAD: 0.25)."),
+    )
+    review_warmup = forms.IntegerField(
+        label=_("Warm-up questions"),
+        min_value=0,
+        required=False,
+        help_text=_("Each annotator's first questions reviewed at the warm-up rate (0: none)."),
+    )
+    review_warmup_rate = forms.DecimalField(
+        label=_("Warm-up review rate"),
+        required=False,
+        max_digits=3,
+        decimal_places=2,
+        help_text=_("Share of the warm-up questions audited (1: all of them)."),
     )
     extra_answers = forms.IntegerField(label=_("Extra answers per dev/test question"))
     lease_minutes = forms.IntegerField(
@@ -50,6 +63,10 @@ class CampaignForm(forms.Form):
 
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
+        defaults = campaign_defaults()
+        for name in ("review_warmup", "review_warmup_rate"):  # optional on the page
+            if data.get(name) is None:
+                data[name] = defaults[name]
         data["question_type_targets"] = {
             value: self.cleaned_data[f"target_{value}"]
             for value in QuestionType.values

@@ -20,6 +20,8 @@ FIELDS = (
     "questions_min",
     "questions_max",
     "review_rate",
+    "review_warmup",
+    "review_warmup_rate",
     "extra_answers",
     "lease_minutes",
     "question_type_targets",
@@ -38,12 +40,20 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["lease_minutes"] = [_("Between 5 and 1440 minutes.")]
     if not 0 <= data["extra_answers"] <= 5:
         errors["extra_answers"] = [_("Between 0 and 5.")]
+    for name in ("review_rate", "review_warmup_rate"):
+        if not _is_share(data[name]):
+            errors[name] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
+    warmup = data["review_warmup"]
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= 1000:
+        errors["review_warmup"] = [_("A whole number of questions from 0 to 1,000.")]
+
+
+def _is_share(value) -> bool:
     try:
-        rate = Decimal(str(data["review_rate"]))
+        rate = Decimal(str(value))
     except InvalidOperation:
-        rate = Decimal(-1)
-    if not Decimal(0) <= rate <= Decimal(1) or rate.as_tuple().exponent < -2:
-        errors["review_rate"] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
+        return False
+    return rate.is_finite() and Decimal(0) <= rate <= Decimal(1) and rate.as_tuple().exponent >= -2
 
 
 def _check_targets(targets, errors: dict) -> None:
@@ -104,6 +114,8 @@ def campaign_defaults() -> dict:
         "questions_min": 3,
         "questions_max": 5,
         "review_rate": Decimal("0.25"),
+        "review_warmup": 0,
+        "review_warmup_rate": Decimal("1.00"),
         "extra_answers": 2,
         "lease_minutes": 30,
         "question_type_targets": {},

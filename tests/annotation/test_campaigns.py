@@ -177,3 +177,25 @@ def test_a_language_segmentation_does_not_know_is_refused(db):
         campaign_create(name="Langue", language="zz-!!")
     assert list(error.value.errors) == ["language"]
     assert Campaign.objects.count() == 0
+
+
+def test_review_warm_up_settings_are_checked_and_kept(admin_user):
+    api = APIClient()
+    api.force_authenticate(admin_user)
+    bad = api.post(
+        "/api/v1/campaigns/",
+        {"name": "W", "review_warmup": -1, "review_warmup_rate": "1.50"},
+        format="json",
+    )
+    assert bad.status_code == 400
+    assert sorted(bad.json()["errors"]) == ["review_warmup", "review_warmup_rate"]
+    assert Campaign.objects.count() == 0
+    made = api.post(
+        "/api/v1/campaigns/",
+        {"name": "W", "review_warmup": 10, "review_warmup_rate": "0.50"},
+        format="json",
+    )
+    assert made.status_code == 201
+    assert (made.json()["review_warmup"], made.json()["review_warmup_rate"]) == (10, "0.50")
+    campaign = Campaign.objects.get(name="W")
+    assert (campaign.review_warmup, str(campaign.review_warmup_rate)) == (10, "0.50")
