@@ -36,6 +36,10 @@ def _pick_question(campaign: Campaign, annotator) -> Item | None:
     skip: set[int] = set()
     for _attempt in range(PICK_ATTEMPTS):
         question = question_lock_next_to_answer(campaign=campaign, annotator=annotator, skip=skip)
+        if question is None:  # perhaps only rows other transactions hold: wait for one
+            question = question_lock_next_to_answer(
+                campaign=campaign, annotator=annotator, skip=skip, wait=True
+            )
         if question is None:
             return None
         # Counted again under the row lock: the candidate query read its count before.

@@ -34,6 +34,7 @@ def _counter_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
         for name, value in current.items():
             setattr(counter, name, value)
         counter.epoch += 1
+        counter.decided_before += counter.seen
         counter.seen = counter.sampled = 0
     return counter
 
@@ -52,7 +53,7 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
             rate=counter.rate,
             key=f"user:{annotator_id}:epoch:{counter.epoch}",
             seed=campaign.review_seed,
-            warmup=counter.warmup,
+            warmup=max(0, counter.warmup - counter.decided_before),
             warmup_rate=counter.warmup_rate,
         )
         decisions.append(picked)

@@ -86,11 +86,19 @@ def answer_candidates(*, campaign: Campaign, annotator) -> QuerySet:
     )
 
 
-def question_lock_next_to_answer(*, campaign: Campaign, annotator, skip=()) -> Question | None:
-    """Lock and return the next question to answer again, skipping rows other claims hold."""
+def question_lock_next_to_answer(
+    *, campaign: Campaign, annotator, skip=(), wait: bool = False
+) -> Question | None:
+    """Lock and return the next question to answer again.
+
+    First pass (`wait=False`): skip rows that other transactions hold, so concurrent claims
+    spread over the questions. But a question has several places, so a held row may still
+    have one for this annotator: the second pass (`wait=True`) waits for the first candidate's
+    lock instead of saying that nothing is left.
+    """
     queryset = answer_candidates(campaign=campaign, annotator=annotator).exclude(pk__in=skip)
     locked = queryset.select_related("paragraph__article").select_for_update(
-        skip_locked=True, of=("self",)
+        skip_locked=not wait, of=("self",)
     )
     return locked.first()
 

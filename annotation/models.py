@@ -417,6 +417,9 @@ class ReviewCounter(models.Model):
     warmup_rate = models.DecimalField(max_digits=3, decimal_places=2)
     seen = models.PositiveIntegerField(default=0)
     sampled = models.PositiveIntegerField(default=0)
+    # Questions decided in earlier epochs: the warm-up covers an annotator's first questions
+    # of the campaign, not the first ones after each change of settings.
+    decided_before = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
