@@ -1,0 +1,89 @@
+"""Plain records that every dataset format writer consumes, and the contract writers keep.
+
+A release is handed to a writer as an iterable of `ExportArticle`, in the order it must appear
+in the file. An article's `paragraphs` may itself be a generator, so that neither a whole
+release nor a whole article has to sit in memory: writers walk the records once, paragraph by
+paragraph, and write as they go. Offsets (`answer_start`) index `ExportParagraph.context` in
+Python code points, as every offset in the platform does.
+
+Nothing here imports Django: the database side builds these records, the writers only read them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import BinaryIO, ClassVar, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class ExportAnswer:
+    """One answer span: its text and where it starts in the paragraph's context."""
+
+    text: str
+    answer_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExportQuestion:
+    """One question with its answers (none for a held-back split)."""
+
+    id: str
+    question: str
+    answers: list[ExportAnswer] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportParagraph:
+    """One context and the questions asked on it; `id` is optional (MRQA writes it if set)."""
+
+    context: str
+    questions: list[ExportQuestion] = field(default_factory=list)
+    id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportArticle:
+    """One article: a title and its paragraphs, possibly produced lazily."""
+
+    title: str
+    paragraphs: Iterable[ExportParagraph] = ()
+
+
+@dataclass(slots=True)
+class ExportCounts:
+    """Tally what a writer wrote, for a release's manifest."""
+
+    articles: int = 0
+    paragraphs: int = 0
+    questions: int = 0
+    answers: int = 0
+
+    def add_paragraph(self, paragraph: ExportParagraph, *, with_answers: bool = True) -> None:
+        """Count one written paragraph with its questions, and its answers if they were written."""
+        self.paragraphs += 1
+        self.questions += len(paragraph.questions)
+        if with_answers:
+            self.answers += sum(len(question.answers) for question in paragraph.questions)
+
+
+class FormatWriter(Protocol):
+    """The strategy every format writer implements (see `exports.formats.FORMATS`)."""
+
+    name: ClassVar[str]  # the key in the catalogue
+    extension: ClassVar[str]  # what a release file of this format ends with
+    media_type: ClassVar[str]  # the Content-Type a download is served with
+
+    def write(self, articles: Iterable[ExportArticle], out: BinaryIO) -> ExportCounts:
+        """Write `articles` to the binary file `out`, in order, and return what was written."""
+        ...
+
+
+def encode_json(value: object) -> bytes:
+    """Return `value` as UTF-8 JSON bytes, the one rendering all writers share.
+
+    `ensure_ascii=False` keeps French text readable; key order is the order the writer built
+    the dict in, so the same records always give the same bytes.
+    """
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")

@@ -1,0 +1,304 @@
+"""SQuAD v1.1 JSON: a streaming writer, a tolerant reader, and answer-offset checks.
+
+The format is the one published with SQuAD (Rajpurkar et al., "SQuAD: 100,000+ Questions for
+Machine Comprehension of Text", EMNLP 2016; files and the official `evaluate-v1.1.py` script at
+https://rajpurkar.github.io/SQuAD-explorer/), and used as is by FQuAD and PIAF:
+
+    {"version": "1.1",
+     "data": [{"title": str,
+               "paragraphs": [{"context": str,
+                               "qas": [{"id": str, "question": str,
+                                        "answers": [{"text": str, "answer_start": int}]}]}]}]}
+
+`answer_start` is the offset of the answer in `context`, counted in Unicode code points (what
+Python's `str` indexes). A held-back test split keeps its questions with `"answers": []`.
+
+The writer renders the envelope by hand and each paragraph with `json.dumps`, so its memory
+does not grow with the dataset; the output equals `json.dumps` of the whole document.
+The reader uses the stdlib `json.load`, which reads the whole file at once (the stdlib has no
+streaming JSON parser); it then yields articles one by one and reports, rather than raises on,
+malformed entries, naming where each one is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import islice
+from typing import IO, Any, BinaryIO
+
+from exports.formats.records import (
+    ExportAnswer,
+    ExportArticle,
+    ExportCounts,
+    ExportParagraph,
+    ExportQuestion,
+    encode_json,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Writer
+
+
+class SquadWriter:
+    """Write articles as one SQuAD v1.1 JSON document, paragraph by paragraph."""
+
+    name = "squad"
+    extension = ".json"
+    media_type = "application/json"
+
+    def __init__(self, *, version: str = "1.1", include_answers: bool = True) -> None:
+        self.version = version
+        self.include_answers = include_answers
+
+    def write(self, articles: Iterable[ExportArticle], out: BinaryIO) -> ExportCounts:
+        """Write the document to the binary file `out` and return what it holds."""
+        counts = ExportCounts()
+        out.write(b'{"version": ' + encode_json(self.version) + b', "data": [')
+        for index, article in enumerate(articles):
+            out.write(b", " if index else b"")
+            self._write_article(article, out, counts)
+        out.write(b"]}\n")
+        return counts
+
+    def _write_article(self, article: ExportArticle, out: BinaryIO, counts: ExportCounts) -> None:
+        out.write(b'{"title": ' + encode_json(article.title) + b', "paragraphs": [')
+        for index, paragraph in enumerate(article.paragraphs):
+            out.write(b", " if index else b"")
+            out.write(encode_json(self._paragraph(paragraph)))
+            counts.add_paragraph(paragraph, with_answers=self.include_answers)
+        out.write(b"]}")
+        counts.articles += 1
+
+    def _paragraph(self, paragraph: ExportParagraph) -> dict[str, Any]:
+        return {"context": paragraph.context, "qas": [self._qa(q) for q in paragraph.questions]}
+
+    def _qa(self, question: ExportQuestion) -> dict[str, Any]:
+        answers = question.answers if self.include_answers else []
+        return {
+            "id": question.id,
+            "question": question.question,
+            "answers": [{"text": a.text, "answer_start": a.answer_start} for a in answers],
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Reader
+
+
+class SquadFormatError(ValueError):
+    """The file is not a SQuAD document at all (not JSON, or no "data" list)."""
+
+
+class SquadFormatWarning(UserWarning):
+    """A malformed entry was skipped while reading a SQuAD document."""
+
+
+@dataclass(frozen=True, slots=True)
+class SquadProblem:
+    """A malformed entry that the reader skipped: where it is and what is wrong with it."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+ProblemHandler = Callable[[SquadProblem], None]
+
+
+def read_squad(
+    source: str | os.PathLike[str] | IO[Any], *, on_problem: ProblemHandler | None = None
+) -> Iterator[ExportArticle]:
+    """Yield the articles of a SQuAD file (a path or an open file), skipping malformed entries.
+
+    Each skipped entry is passed to `on_problem` (by default, issued as a `SquadFormatWarning`).
+    A missing "version", extra keys and integer ids (turned into strings) are accepted. An
+    entry is skipped whole: a question with one bad answer is dropped, not kept half-answered.
+    Raise `SquadFormatError` at once if the file is not JSON or has no "data" list.
+    """
+    return _articles(_load_data(source), _Reader(on_problem or _warn))
+
+
+def _articles(data: list[Any], reader: _Reader) -> Iterator[ExportArticle]:
+    for index, raw_article in enumerate(data):
+        article = reader.article(raw_article, index)
+        if article is not None:
+            yield article
+
+
+def _warn(problem: SquadProblem) -> None:
+    warnings.warn(str(problem), SquadFormatWarning, stacklevel=3)
+
+
+def _load_data(source: str | os.PathLike[str] | IO[Any]) -> list[Any]:
+    document = _load_json(source)
+    data = document.get("data") if isinstance(document, dict) else None
+    if not isinstance(data, list):
+        raise SquadFormatError(f'{_name(source)}: expected an object with a "data" list')
+    return data
+
+
+def _load_json(source: str | os.PathLike[str] | IO[Any]) -> Any:
+    try:
+        if isinstance(source, str | os.PathLike):
+            with open(source, "rb") as file:
+                return json.load(file)
+        return json.load(source)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SquadFormatError(f"{_name(source)}: not valid JSON: {error}") from error
+
+
+def _name(source: str | os.PathLike[str] | IO[Any]) -> str:
+    if isinstance(source, str | os.PathLike):
+        return os.fspath(source)
+    return str(getattr(source, "name", "<file>"))
+
+
+class _Reader:
+    """Turn raw JSON entries into records, reporting each malformed one with its place."""
+
+    def __init__(self, report: ProblemHandler) -> None:
+        self.report = report
+        self.seen_ids: dict[str, str] = {}
+
+    def problem(self, where: str, message: str) -> None:
+        self.report(SquadProblem(where, message))
+
+    def article(self, raw: Any, index: int) -> ExportArticle | None:
+        where = f"article {index}"
+        if not isinstance(raw, dict):
+            return self.problem(where, f"expected an object, found {_kind(raw)}")
+        title = raw.get("title")
+        if not isinstance(title, str):
+            return self.problem(where, f'"title" must be a string, found {_kind(title)}')
+        where = f"{where} ({title!r})"
+        raw_paragraphs = raw.get("paragraphs")
+        if not isinstance(raw_paragraphs, list):
+            message = f'"paragraphs" must be a list, found {_kind(raw_paragraphs)}'
+            return self.problem(where, message)
+        paragraphs = (
+            self.paragraph(p, f"{where}, paragraph {i}") for i, p in enumerate(raw_paragraphs)
+        )
+        return ExportArticle(title=title, paragraphs=[p for p in paragraphs if p is not None])
+
+    def paragraph(self, raw: Any, where: str) -> ExportParagraph | None:
+        if not isinstance(raw, dict):
+            return self.problem(where, f"expected an object, found {_kind(raw)}")
+        context = raw.get("context")
+        if not isinstance(context, str):
+            return self.problem(where, f'"context" must be a string, found {_kind(context)}')
+        raw_qas = raw.get("qas", [])
+        if not isinstance(raw_qas, list):
+            return self.problem(where, f'"qas" must be a list, found {_kind(raw_qas)}')
+        questions = [self.question(q, f"{where}, qa {i}") for i, q in enumerate(raw_qas)]
+        return ExportParagraph(context=context, questions=[q for q in questions if q is not None])
+
+    def question(self, raw: Any, where: str) -> ExportQuestion | None:
+        if not isinstance(raw, dict):
+            return self.problem(where, f"expected an object, found {_kind(raw)}")
+        qa_id = _as_id(raw.get("id"))
+        if qa_id is None:
+            message = f'"id" must be a string or an integer, found {_kind(raw.get("id"))}'
+            return self.problem(where, message)
+        where = f"{where} (id {qa_id!r})"
+        if qa_id in self.seen_ids:
+            return self.problem(where, f"duplicate id, first seen at {self.seen_ids[qa_id]}")
+        text = raw.get("question")
+        if not isinstance(text, str) or not text.strip():
+            return self.problem(where, f'"question" must be a non-empty string, found {text!r}')
+        answers = self.answers(raw.get("answers"), where)
+        if answers is None:
+            return None
+        self.seen_ids[qa_id] = where
+        return ExportQuestion(id=qa_id, question=text, answers=answers)
+
+    def answers(self, raw: Any, where: str) -> list[ExportAnswer] | None:
+        if not isinstance(raw, list):
+            return self.problem(where, f'"answers" must be a list, found {_kind(raw)}')
+        answers = []
+        for index, raw_answer in enumerate(raw):
+            message = _answer_problem(raw_answer)
+            if message:
+                return self.problem(f"{where}, answer {index}", message)
+            answers.append(ExportAnswer(raw_answer["text"], raw_answer["answer_start"]))
+        return answers
+
+
+def _answer_problem(raw: Any) -> str:
+    """Return what is wrong with a raw answer, or "" if it is well formed."""
+    if not isinstance(raw, dict):
+        return f"expected an object, found {_kind(raw)}"
+    text, start = raw.get("text"), raw.get("answer_start")
+    if not isinstance(text, str) or not text:
+        return f'"text" must be a non-empty string, found {text!r}'
+    if not _is_int(start) or start < 0:
+        return f'"answer_start" must be an integer >= 0, found {start!r}'
+    return ""
+
+
+def _as_id(value: Any) -> str | None:
+    if isinstance(value, str) and value:
+        return value
+    return str(value) if _is_int(value) else None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: Any) -> str:
+    """Name a JSON value's type the way the file's author would: object, list, string…"""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    names |= {int: "a number", float: "a number", type(None): "nothing"}
+    return names.get(type(value), type(value).__name__)
+
+
+# ---------------------------------------------------------------------------------------------
+# Answer offsets
+
+
+class Alignment(StrEnum):
+    """How an answer's `answer_start` relates to where its text is in the context."""
+
+    ALIGNED = "aligned"
+    REPAIRABLE = "repairable"
+    MISALIGNED = "misaligned"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCheck:
+    """The verdict on one answer and the start to use (repaired if repairable, else as given)."""
+
+    alignment: Alignment
+    answer_start: int
+
+
+def check_answer(context: str, text: str, answer_start: int) -> AnswerCheck:
+    """Classify an answer span as aligned, repairable (text found exactly once) or misaligned.
+
+    A repairable answer's text is not at `answer_start` but occurs exactly once in `context`:
+    the returned start is that occurrence. Otherwise (absent, or ambiguous) it is misaligned
+    and the given start is returned unchanged, for a person to decide.
+    """
+    if text and answer_start >= 0 and context.startswith(text, answer_start):
+        return AnswerCheck(Alignment.ALIGNED, answer_start)
+    occurrences = list(islice(find_occurrences(context, text), 2))
+    if len(occurrences) == 1:
+        return AnswerCheck(Alignment.REPAIRABLE, occurrences[0])
+    return AnswerCheck(Alignment.MISALIGNED, answer_start)
+
+
+def find_occurrences(context: str, text: str) -> Iterator[int]:
+    """Yield every start of `text` in `context`, overlapping occurrences included."""
+    if not text:
+        return
+    start = context.find(text)
+    while start != -1:
+        yield start
+        start = context.find(text, start + 1)
