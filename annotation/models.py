@@ -227,6 +227,8 @@ class Question(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
     sampled_for_review = models.BooleanField(_("sampled for review"), default=False)
+    # The id a question had in the dataset it was imported from (kept in every export).
+    source_id = models.CharField(_("id in the imported dataset"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
 
     class Meta:
@@ -236,6 +238,11 @@ class Question(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(text=""), name="annotation_question_text_not_empty"
+            ),
+            models.UniqueConstraint(
+                fields=["source_id"],
+                condition=~models.Q(source_id=""),
+                name="annotation_question_one_per_source_id",
             ),
         ]
         indexes = [
@@ -249,6 +256,11 @@ class Question(models.Model):
 
     def __str__(self):
         return self.text[:80]
+
+    @property
+    def export_id(self) -> str:
+        """Return the question's id in releases: its imported id, else its uuid."""
+        return self.source_id or str(self.uuid)
 
 
 class Answer(models.Model):
@@ -270,6 +282,9 @@ class Answer(models.Model):
     text = models.TextField(_("answer"))
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     no_answer = models.BooleanField(_("the paragraph does not answer"), default=False)
+    # Imported with an offset where its text is not (and the text is not once in the
+    # paragraph to repair it): kept for the record, left out of releases and scores.
+    misaligned = models.BooleanField(_("misaligned (imported)"), default=False)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
     created_at = models.DateTimeField(_("answered"), auto_now_add=True)
 

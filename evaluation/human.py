@@ -28,7 +28,9 @@ def _questions(split: str | None):
     questions = Question.objects.exclude(status=Question.Status.REJECTED)
     if split:
         questions = questions.filter(paragraph__article__split=split)
-    answers = Answer.objects.select_related("author").order_by("kind", "pk")
+    answers = (
+        Answer.objects.filter(misaligned=False).select_related("author").order_by("kind", "pk")
+    )
     return (
         questions.filter(answers__kind=Answer.Kind.ADDITIONAL)
         .distinct()

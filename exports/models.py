@@ -1,0 +1,65 @@
+"""Releases: a dataset export built by a background job, immutable once finished."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from core.models import Job
+
+
+class Release(Job):
+    """A named, versioned export of the annotated corpus in one or more formats.
+
+    `options` holds what the admin chose (formats, splits, approved only, test answers held
+    back or not, review history or not); `manifest` what the build wrote. The files are rows
+    of `ReleaseFile`, created in the same transaction that marks the release done, so a
+    release either has all its files or none.
+    """
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    version = models.CharField(_("version"), max_length=32)
+    description = models.TextField(_("description"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    options = models.JSONField(_("options"), default=dict)
+    manifest = models.JSONField(_("manifest"), default=dict, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = _("release")
+        verbose_name_plural = _("releases")
+
+    def __str__(self):
+        return f"{self.name} {self.version}"
+
+    @property
+    def storage_prefix(self) -> str:
+        return f"releases/{self.pk}"
+
+
+class ReleaseFile(models.Model):
+    """One file of a finished release: where it is stored, its size, digest and counts."""
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(_("name"), max_length=200)
+    storage_name = models.CharField(_("stored as"), max_length=300)
+    bytes = models.BigIntegerField(_("bytes"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    counts = models.JSONField(_("counts"), default=dict)
+    media_type = models.CharField(_("media type"), max_length=100)
+
+    class Meta:
+        verbose_name = _("release file")
+        verbose_name_plural = _("release files")
+        ordering = ["release_id", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["release", "name"], name="exports_file_one_per_name"),
+        ]
+
+    def __str__(self):
+        return self.name
