@@ -140,7 +140,7 @@ class SubmitSerializer(serializers.Serializer):
     seconds_spent = serializers.IntegerField(required=False)
 
 
-class ReleaseSerializer(serializers.Serializer):
+class LeaseReleaseSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(choices=Lease.Reason.choices)
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
@@ -269,11 +269,11 @@ class LeaseViewSet(viewsets.GenericViewSet):
         )
         return Response(QuestionSerializer(rows, many=True).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=ReleaseSerializer, responses=LeaseSerializer)
+    @extend_schema(request=LeaseReleaseSerializer, responses=LeaseSerializer)
     @action(detail=True, methods=["post"])
     def release(self, request, pk=None):
         lease = self._lease(pk)
-        payload = ReleaseSerializer(data=request.data)
+        payload = LeaseReleaseSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         return lease_response(

@@ -12,6 +12,7 @@ from annotation.api import (
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api import HumanPerformanceView
+from exports.api import ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
@@ -21,6 +22,7 @@ router.register("questions", QuestionViewSet, basename="question")
 router.register("articles", ArticleViewSet, basename="article")
 router.register("paragraphs", ParagraphViewSet, basename="paragraph")
 router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")
+router.register("releases", ReleaseViewSet, basename="release")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),

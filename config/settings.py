@@ -64,6 +64,14 @@ try:
         )
     CORPUS_SPLIT_RATIOS = env.ratios("CORPUS_SPLIT_RATIOS", {"train": 83, "dev": 9, "test": 8})
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
+    # Redis redelivers a task whose worker died after this long; keep it above the longest job.
+    BROKER_VISIBILITY_TIMEOUT = env.int(
+        "BROKER_VISIBILITY_TIMEOUT", JOB_MAX_SECONDS + 3600, minimum=1
+    )
+    # Release files: a private folder by default, an S3-compatible bucket when one is named.
+    RELEASES_S3_BUCKET = env.str("RELEASES_S3_BUCKET", "")
+    RELEASES_S3_ENDPOINT_URL = env.str("RELEASES_S3_ENDPOINT_URL", "")
+    RELEASES_S3_REGION = env.str("RELEASES_S3_REGION", "")
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
 except EnvError as error:
@@ -176,6 +184,23 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = VAR_DIR / "media"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Never served by URL: downloads go through a view that checks the user's role.
+    "releases": {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": RELEASES_S3_BUCKET,
+            "endpoint_url": RELEASES_S3_ENDPOINT_URL or None,
+            "region_name": RELEASES_S3_REGION or None,
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+    if RELEASES_S3_BUCKET
+    else {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "releases")},
+    },
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if STATIC_MANIFEST
@@ -243,6 +268,7 @@ SPECTACULAR_SETTINGS = {
         "QuestionStatusEnum": "annotation.models.Question.Status",
         "ReleaseReasonEnum": "annotation.models.Lease.Reason",
         "RejectReasonEnum": "annotation.models.RejectReason",
+        "SplitEnum": "corpus.models.Split",
     },
 }
 
@@ -255,7 +281,7 @@ if not REDIS_URL:
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     # Redis redelivers an unacknowledged task after this long: keep it above the longest job.
-    {"visibility_timeout": JOB_MAX_SECONDS + 3600}
+    {"visibility_timeout": BROKER_VISIBILITY_TIMEOUT}
     if REDIS_URL
     else {
         "data_folder_in": str(BROKER_DIR / "queue"),

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("annotation.urls")),
     path("", include("annotation.report_urls")),
     path("", include("evaluation.urls")),
+    path("", include("exports.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),

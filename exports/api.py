@@ -1,0 +1,117 @@
+"""Releases API: admins create releases, follow their build, download files, diff two."""
+
+from django.http import FileResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from accounts.permissions import IsPlatformAdmin
+from core.errors import ServiceError
+from core.inputs import parse_id
+from corpus.models import Split
+from exports.diff import release_diff
+from exports.models import Release, ReleaseFile
+from exports.services import release_create, release_file_get, release_file_open, release_resume
+
+
+class ReleaseFileSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ReleaseFile
+        fields = ["name", "bytes", "sha256", "counts", "media_type"]
+
+
+class ReleaseSerializer(serializers.ModelSerializer):
+    files = ReleaseFileSerializer(many=True, read_only=True)
+    created_by = serializers.CharField(source="created_by.username", default=None)
+
+    class Meta:
+        model = Release
+        fields = [
+            "id",
+            "name",
+            "version",
+            "description",
+            "options",
+            "status",
+            "progress",
+            "message",
+            "error",
+            "attempts",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "files",
+            "manifest",
+        ]
+        read_only_fields = fields
+
+
+class ReleaseCreateSerializer(serializers.Serializer):
+    """Types only; the rules are the service's."""
+
+    name = serializers.CharField(max_length=100)
+    version = serializers.CharField(max_length=32)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    formats = serializers.ListField(child=serializers.ChoiceField(["squad", "hf", "mrqa"]))
+    splits = serializers.ListField(child=serializers.ChoiceField(Split.choices), required=False)
+    approved_only = serializers.BooleanField(required=False, default=False)
+    include_test_answers = serializers.BooleanField(required=False, default=False)
+    include_history = serializers.BooleanField(required=False, default=False)
+
+
+def download(release: Release, name: str) -> FileResponse:
+    """Stream a release file to an admin as an attachment (names come from the release's rows)."""
+    item = release_file_get(release=release, name=name)
+    response = FileResponse(
+        release_file_open(item),
+        as_attachment=True,
+        filename=f"{release.name}-{item.name}",
+        content_type=item.media_type,
+    )
+    response["Content-Length"] = str(item.bytes)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
+    """Admins only: every release, its build, its files."""
+
+    permission_classes = [IsPlatformAdmin]
+    serializer_class = ReleaseSerializer
+
+    def get_queryset(self):
+        return Release.objects.select_related("created_by").prefetch_related("files")
+
+    @extend_schema(request=ReleaseCreateSerializer, responses={201: ReleaseSerializer})
+    def create(self, request):
+        payload = ReleaseCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        release = release_create(created_by=request.user, **payload.validated_data)
+        return Response(ReleaseSerializer(release).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=ReleaseSerializer)
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return Response(ReleaseSerializer(release_resume(release=self.get_object())).data)
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"], url_path=r"files/(?P<name>[A-Za-z0-9._-]+)")
+    def files(self, request, pk=None, name=None):
+        return download(self.get_object(), name)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("against", OpenApiTypes.INT, required=True)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    @action(detail=True, methods=["get"])
+    def diff(self, request, pk=None):
+        """Questions added, removed and changed from release `against` to this one."""
+        other_pk = parse_id(request.query_params.get("against", ""), "against")
+        old = Release.objects.filter(pk=other_pk).first()
+        if old is None:
+            raise ServiceError({"against": [_("No such release.")]}, status=404)
+        return Response(release_diff(old=old, new=self.get_object()))

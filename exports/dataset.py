@@ -1,0 +1,122 @@
+"""Read the annotated corpus as export records, streaming, in a stable order.
+
+Questions are read in chunks with their answers, ordered by article title (then id), paragraph
+position, question position and id: the same database state always gives the same records in
+the same order, and memory holds one chunk at a time, never the dataset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import chain, groupby, islice
+
+from django.db.models import QuerySet
+
+from annotation.models import Answer, Question
+from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
+
+CHUNK = 2000
+
+ROW_FIELDS = (
+    "pk",
+    "uuid",
+    "source_id",
+    "text",
+    "paragraph_id",
+    "paragraph__text",
+    "paragraph__article_id",
+    "paragraph__article__title",
+)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which questions a release takes: one split, approved only or all but rejected."""
+
+    split: str
+    approved_only: bool = False
+    language: str | None = None
+
+
+def selected_questions(selection: Selection) -> QuerySet:
+    """Return the questions of a split that go into a release (rejected ones never do)."""
+    questions = Question.objects.filter(paragraph__article__split=selection.split).exclude(
+        status=Question.Status.REJECTED
+    )
+    if selection.approved_only:
+        questions = questions.filter(
+            status__in=[Question.Status.APPROVED, Question.Status.CORRECTED]
+        )
+    if selection.language:
+        questions = questions.filter(paragraph__article__language=selection.language)
+    return questions.order_by(
+        "paragraph__article__title",
+        "paragraph__article_id",
+        "paragraph__position",
+        "paragraph_id",
+        "position",
+        "pk",
+    )
+
+
+def _answers_by_question(question_pks: list[int]) -> dict[int, list[ExportAnswer]]:
+    """Return the exported answers of some questions: the original first, then the others."""
+    found: dict[int, list[ExportAnswer]] = {pk: [] for pk in question_pks}
+    rows = (
+        Answer.objects.filter(question_id__in=question_pks, no_answer=False, misaligned=False)
+        .order_by("question_id", "kind", "pk")  # "additional" < "original": fixed below
+        .values_list("question_id", "kind", "text", "answer_start")
+    )
+    for question_pk, kind, text, start in rows:
+        answer = ExportAnswer(text=text, answer_start=start)
+        if kind == Answer.Kind.ORIGINAL:
+            found[question_pk].insert(0, answer)
+        else:
+            found[question_pk].append(answer)
+    return found
+
+
+def question_rows(selection: Selection) -> Iterator[dict]:
+    """Yield the selected questions as dicts with their answers, chunk by chunk.
+
+    One ordered query read through a server-side cursor (PostgreSQL) in chunks; the answers
+    of each chunk come in one more query.
+    """
+    rows = selected_questions(selection).values(*ROW_FIELDS).iterator(chunk_size=CHUNK)
+    while chunk := list(islice(rows, CHUNK)):
+        answers = _answers_by_question([row["pk"] for row in chunk])
+        for row in chunk:
+            row["answers"] = answers[row["pk"]]
+            yield row
+
+
+def _question(row: dict, with_answers: bool) -> ExportQuestion:
+    return ExportQuestion(
+        id=row["source_id"] or str(row["uuid"]),
+        question=row["text"],
+        answers=row["answers"] if with_answers else [],
+    )
+
+
+def _paragraphs(rows, with_answers: bool) -> Iterator[ExportParagraph]:
+    for _paragraph_pk, group in groupby(rows, key=lambda row: row["paragraph_id"]):
+        group = list(group)
+        yield ExportParagraph(
+            context=group[0]["paragraph__text"],
+            questions=[_question(row, with_answers) for row in group],
+        )
+
+
+def export_articles(selection: Selection, *, with_answers: bool = True) -> Iterator[ExportArticle]:
+    """Yield the selection as articles whose paragraphs are produced lazily, in order.
+
+    The writers consume each article's paragraphs before asking for the next article, which
+    is what lets one stream of rows feed both levels.
+    """
+    rows = question_rows(selection)
+    for _article_pk, group in groupby(rows, key=lambda row: row["paragraph__article_id"]):
+        first = next(group)
+        rest = chain((first,), group)  # noqa: B031 (consumed once, before the next article)
+        title = first["paragraph__article__title"]
+        yield ExportArticle(title=title, paragraphs=_paragraphs(rest, with_answers))

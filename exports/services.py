@@ -1,0 +1,201 @@
+"""Use cases of releases: create one, build it as a job, resume it, read its files, diff two.
+
+A build writes every file to a temporary folder, copies them to the releases storage, then
+records the files and marks the release done in one transaction. A worker killed at any point
+leaves a release that is not done and has no file rows; running the job again first deletes
+whatever the killed attempt left in storage, then builds again. A done release never changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from django.core.files import File
+from django.core.files.storage import storages
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+from core.inputs import check_text
+from core.jobs import job_enqueue, job_fail, job_progress, job_start, job_succeed
+from exports.build import build_release_files, check_options, manifest_of
+from exports.models import Release, ReleaseFile
+
+logger = logging.getLogger(__name__)
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,31}$")
+STALE_AFTER = timedelta(minutes=15)
+
+
+def release_storage():
+    return storages["releases"]
+
+
+def _check_identity(name, version, description) -> dict:
+    errors = {}
+    if not isinstance(name, str) or not NAME.match(name):
+        errors["name"] = [_("Letters, digits, “.”, “_” and “-”, at most 100, like fquad-1.1.")]
+    if not isinstance(version, str) or not VERSION.match(version):
+        errors["version"] = [_("Letters, digits, “.”, “+”, “_” and “-”, at most 32, like 1.1.")]
+    if not isinstance(description, str) or len(description) > 5000:
+        errors["description"] = [_("At most 5,000 characters of text.")]
+    return errors
+
+
+def release_create(*, created_by, name, version, description: str = "", **options) -> Release:
+    """Record a release and send its build to the export queue (after the commit)."""
+    from exports.tasks import release_build_task
+
+    errors = _check_identity(name, version, description)
+    try:
+        checked = check_options(options)
+    except ServiceError as error:
+        errors |= error.errors
+    if errors:
+        raise ServiceError(errors)
+    check_text(description, "description")
+    try:
+        with transaction.atomic():
+            release = Release.objects.create(
+                name=name,
+                version=version,
+                description=description.strip(),
+                created_by=created_by,
+                options=checked.as_dict(),
+            )
+            job_enqueue(job=release, task=release_build_task, queue="export")
+    except IntegrityError:
+        raise ServiceError({"name": [_("Another release has this name.")]}) from None
+    return release
+
+
+def _clear_leftovers(storage, release: Release) -> None:
+    """Delete what an earlier, killed attempt wrote for this release."""
+    ReleaseFile.objects.filter(release=release).delete()  # none unless the row was edited by hand
+    try:
+        _dirs, names = storage.listdir(release.storage_prefix)
+    except FileNotFoundError:
+        return
+    for name in names:
+        storage.delete(f"{release.storage_prefix}/{name}")
+
+
+def _store(storage, release: Release, built) -> list[ReleaseFile]:
+    rows = []
+    for item in built:
+        wanted = f"{release.storage_prefix}/{item.name}"
+        with item.path.open("rb") as handle:
+            stored = storage.save(wanted, File(handle, name=item.name))
+        if stored != wanted:  # the storage renamed it: something else wrote there meanwhile
+            raise RuntimeError(f"the releases storage kept {wanted} as {stored}")
+        rows.append(
+            ReleaseFile(
+                release=release,
+                name=item.name,
+                storage_name=stored,
+                bytes=item.bytes,
+                sha256=item.sha256,
+                counts=item.counts,
+                media_type=item.media_type,
+            )
+        )
+    return rows
+
+
+def _build(release: Release) -> None:
+    storage = release_storage()
+    _clear_leftovers(storage, release)
+    options = check_options(release.options)
+
+    def report(progress, message=""):
+        job_progress(release, progress, message)
+
+    with tempfile.TemporaryDirectory(prefix="release-") as folder:
+        built = build_release_files(
+            options=options,
+            name=release.name,
+            version=release.version,
+            directory=Path(folder),
+            report=report,
+        )
+        rows = _store(storage, release, built)
+    manifest = manifest_of(name=release.name, version=release.version, options=options, files=built)
+    with transaction.atomic():
+        locked = Release.objects.select_for_update().get(pk=release.pk)
+        if locked.is_finished:
+            raise RuntimeError("the release was finished by another attempt")
+        ReleaseFile.objects.bulk_create(rows)
+        Release.objects.filter(pk=release.pk).update(manifest=manifest)
+        job_succeed(release, _("%(n)d files written.") % {"n": len(rows)})
+
+
+def release_build(*, release: Release) -> None:
+    """Build the release's files as its job; a redelivered task for a done release does nothing."""
+    if not job_start(release):
+        return
+    try:
+        _build(release)
+    except Exception as error:  # the release row must say why, whatever the error
+        logger.exception("release %s failed", release.pk)
+        release.refresh_from_db()
+        if not release.is_finished:
+            job_fail(release, f"{type(error).__name__}: {error}")
+
+
+def release_can_resume(release: Release) -> bool:
+    """A release can be built again when it failed, or when its worker died (silent for long)."""
+    return release.status == Release.Status.FAILED or release.is_stale(silent_for=STALE_AFTER)
+
+
+def release_resume(*, release: Release) -> Release:
+    """Send the build of a failed or abandoned release again (the state is checked in SQL)."""
+    from exports.tasks import release_build_task
+
+    silent_since = timezone.now() - STALE_AFTER
+    resumable = Q(status=Release.Status.FAILED) | Q(
+        Q(heartbeat_at__lt=silent_since)
+        | Q(heartbeat_at__isnull=True, started_at__lt=silent_since),
+        status=Release.Status.RUNNING,
+    )
+    with transaction.atomic():
+        resumed = Release.objects.filter(resumable, pk=release.pk).update(
+            status=Release.Status.PENDING, error="", finished_at=None, progress=0
+        )
+        release.refresh_from_db()
+        if not resumed:
+            raise ServiceError(
+                {
+                    "release": [
+                        _(
+                            "Only a failed release, or one silent for 15 minutes, can be "
+                            "started again; this one is %(status)s."
+                        )
+                        % {"status": release.get_status_display()}
+                    ]
+                },
+                status=409,
+            )
+        job_enqueue(job=release, task=release_build_task, queue="export")
+    return release
+
+
+def release_file_get(*, release: Release, name: str) -> ReleaseFile:
+    """Return a file of a finished release by its name (only names the release recorded)."""
+    if not release.is_finished or release.status != Release.Status.SUCCEEDED:
+        raise ServiceError({"release": [_("This release is not finished.")]}, status=409)
+    found = ReleaseFile.objects.filter(release=release, name=name).first()
+    if found is None:
+        raise ServiceError({"name": [_("This release has no such file.")]}, status=404)
+    return found
+
+
+def release_file_open(release_file: ReleaseFile):
+    """Open a release file for reading, from the releases storage."""
+    return release_storage().open(release_file.storage_name, "rb")
