@@ -75,7 +75,9 @@ class ParagraphBriefSerializer(serializers.Serializer):
 
 
 class LeaseSerializer(serializers.ModelSerializer):
-    kind = serializers.CharField(source="campaign.kind")
+    kind = serializers.ChoiceField(
+        choices=Lease.Kind.choices, help_text="write (a paragraph), answer or review (a question)"
+    )
     paragraph = ParagraphBriefSerializer()
     question = serializers.SerializerMethodField()
     questions_min = serializers.IntegerField(source="campaign.questions_min")

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -57,7 +58,7 @@ def annotator_pause_view(request, pk: int):
 def question_page(request, uuid):
     """A question, its answers and its history: for its author, reviewers and admins."""
     if not request.user.is_authenticated:
-        return redirect("accounts:login")
+        return redirect_to_login(request.get_full_path())
     question = (
         questions_visible_to(request.user)
         .select_related("author", "paragraph__article", "campaign")

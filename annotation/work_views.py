@@ -166,4 +166,6 @@ def answer_submit_view(request, pk: int):
             return redirect("accounts:annotator-home")
         return _answer_page(request, lease, error.errors, status=error.status)
     messages.success(request, _("Answer saved. Thank you!"))
+    if not lease.campaign.active:  # closed meanwhile: the answer is kept, nothing comes next
+        return redirect("accounts:annotator-home")
     return next_paragraph(request, lease.campaign_id)

@@ -6,9 +6,10 @@ the ground truth; EM and F1 use the French normalization (`evaluation.metrics.FQ
 over the ground truths; the three runs are averaged, then the questions. The figures are given
 per split and per annotator (an annotator's figure is the mean over the answers they gave).
 
-Left out, and counted: rejected questions; questions where an additional annotator said the
-paragraph does not answer the question (the paper's method compares three spans; those
-questions go back to the reviewers instead); questions that do not have three answers yet.
+Left out: rejected questions, and questions that have no additional answer yet. Left out and
+counted: questions where an additional annotator said the paragraph does not answer the
+question ("unanswerable"; the paper's method compares three spans), and questions that have
+an additional answer but not three answers in all yet ("skipped").
 """
 
 from __future__ import annotations

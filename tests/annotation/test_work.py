@@ -226,7 +226,7 @@ def test_api_work_loop(api, campaign, paragraphs, annotators):
     assert claimed.status_code == 201
     body = claimed.json()
     assert (body["kind"], body["paragraph"]["text"], body["paragraph"]["article"]["split"]) == (
-        "questions",
+        "write",
         paragraphs[0].text,
         "dev",
     )

@@ -132,7 +132,7 @@ def test_a_refusal_keeps_the_text_and_says_why(page, live_server, setup):
         page.get_by_role("button", name="Ajouter la question").click()
     Lease.objects.update(status="released")  # e.g. given back from another tab
     page.get_by_role("button", name="Envoyer le paragraphe").click()
-    expect(page.locator("#submit-errors")).to_contain_text("Ce paragraphe a été rendu")
+    expect(page.locator("#submit-errors")).to_contain_text("Cet élément a été rendu")
     expect(page.locator("#question-list li")).to_have_count(3)
     assert Question.objects.count() == 0
 

@@ -1,0 +1,153 @@
+"""Journey: a reviewer claims a sampled question, corrects its span with the mouse and its text,
+and saves; the new version's offsets are code points of the stored paragraph."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.roles import Role
+from annotation.models import Answer, Lease, Question, QuestionRevision, Review
+from annotation.services import campaign_create
+from annotation.work import lease_claim_next, questions_submit
+from corpus.readers import SourceArticle
+from corpus.services import article_store
+from tests.e2e.test_sign_in import sign_in
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# An emoji (outside the BMP: two UTF-16 units, one code point) before every answer.
+TEXT = (
+    "Le canal du Midi 🚤 relie Toulouse à la mer Méditerranée. Pierre-Paul Riquet en dirigea "
+    "les travaux à partir de 1666 ; il fut inauguré en 1681, après sa mort."
+)
+PASSWORD = "a long e2e password"
+
+
+def drag_select_span(page, text, phrase, preview):
+    """Select `phrase` of `text` in #paragraph with a real mouse drag; wait for `preview`.
+
+    tests/e2e/test_annotate.py's drag_select does the same on the questions page only (it
+    waits for #question-counter and reads that module's TEXT), hence this general version.
+    """
+    start = text.index(phrase)  # Python code points, as the platform stores offsets
+    box = page.evaluate(
+        """([start, end]) => {
+            const p = document.getElementById('paragraph');
+            const text = p.textContent;
+            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
+                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
+            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+            const locate = (offset) => { let node, seen = 0;
+                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
+                    return [node, offset - seen]; seen += node.length; } };
+            const [a, ao] = locate(u(start)); walker.currentNode = p;
+            const [b, bo] = locate(u(end));
+            const range = document.createRange();
+            range.setStart(a, ao); range.setEnd(b, bo);
+            const rects = range.getClientRects();
+            const first = rects[0], last = rects[rects.length - 1];
+            return [first.left + 1, (first.top + first.bottom) / 2,
+                    last.right - 1, (last.top + last.bottom) / 2];
+        }""",
+        [start, start + len(phrase)],
+    )
+    page.mouse.move(box[0], box[1])
+    page.mouse.down()
+    page.mouse.move(box[2], box[3], steps=8)
+    page.mouse.up()
+    expect(page.locator(preview)).to_have_text(phrase)
+
+
+@pytest.fixture
+def sampled(db):
+    """Three questions by e2e-author on TEXT, every one sampled for review."""
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
+        paragraphs=[TEXT],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
+    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
+    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
+    lease = lease_claim_next(campaign=campaign, annotator=author).lease
+    questions = questions_submit(
+        lease=lease,
+        questions=[
+            {
+                "text": "Que relie le canal ?",
+                "answer_start": TEXT.index("Toulouse"),
+                "answer_text": "Toulouse",
+            },
+            {
+                "text": "Qui dirigea les travaux ?",
+                "answer_start": TEXT.index("Pierre-Paul Riquet"),
+                "answer_text": "Pierre-Paul Riquet",
+            },
+            {
+                "text": "Quand fut-il inauguré ?",
+                "answer_start": TEXT.index("1681"),
+                "answer_text": "1681",
+            },
+        ],
+    )
+    assert all(q.sampled_for_review for q in questions)
+    return campaign, questions
+
+
+def test_reviewer_corrects_the_span_with_the_mouse_and_the_question(page, live_server, sampled):
+    campaign, questions = sampled
+    sign_in(page, live_server, "e2e-rev", PASSWORD)
+    expect(page).to_have_url(f"{live_server.url}/review/")
+    page.locator(
+        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
+    ).click()
+    expect(page).to_have_url(re.compile(r"/review/leases/\d+/$"))
+    first = Lease.objects.get(kind="review")
+    assert first.question_id == questions[0].pk
+    expect(page.locator("#review-question")).to_have_text("Que relie le canal ?")
+    expect(page.locator("#paragraph mark.answer-mark")).to_have_text("Toulouse")  # script ran
+    assert page.evaluate("document.getElementById('paragraph').textContent") == TEXT
+
+    page.keyboard.press("c")
+    expect(page.locator("input[name=verdict][value=correct]")).to_be_checked()
+    expect(page.locator(".verdict-part[data-verdict=correct]")).to_be_visible()
+    drag_select_span(page, TEXT, "la mer Méditerranée", "#corrected-preview")
+    expect(page.locator("#paragraph mark.answer-candidate")).to_have_text("la mer Méditerranée")
+    start = TEXT.index("la mer Méditerranée")
+    expect(page.locator("#corrected-start")).to_have_value(str(start))
+    expect(page.locator("#corrected-text")).to_have_value("la mer Méditerranée")
+    page.locator("#corrected-question").fill("Où le canal mène-t-il depuis Toulouse ?")
+    page.locator("#send-review").click()
+
+    # Saved, then the next sampled question opens
+    expect(page).not_to_have_url(f"{live_server.url}/review/leases/{first.pk}/")
+    expect(page.locator("#review-question")).to_have_text("Qui dirigea les travaux ?")
+    version = QuestionRevision.objects.get(question=questions[0], number=2)
+    assert (version.origin, version.editor.username, version.text) == (
+        "corrected",
+        "e2e-rev",
+        "Où le canal mène-t-il depuis Toulouse ?",
+    )
+    assert (version.answer_start, version.answer_text) == (start, "la mer Méditerranée")
+    assert len(TEXT[:start].encode("utf-16-le")) // 2 == start + 1  # code points, not UTF-16
+    paragraph = questions[0].paragraph
+    paragraph.refresh_from_db()
+    assert paragraph.text[start : start + len(version.answer_text)] == version.answer_text
+    question = Question.objects.get(pk=questions[0].pk)
+    assert (question.status, question.text) == ("corrected", version.text)
+    answer = Answer.objects.get(question=question)
+    assert (answer.answer_start, answer.text) == (start, "la mer Méditerranée")
+    review = Review.objects.get()
+    assert (review.verdict, review.revision_id, review.lease_id) == (
+        "correct",
+        version.pk,
+        first.pk,
+    )
+    assert review.seconds_spent >= 0
+    assert page.console_problems == []

@@ -1,0 +1,383 @@
+"""Human performance, FQuAD's way: the leave-one-out metric, then the report from the database.
+
+Every figure is worked out by hand in the comment above it. Tokens are those of the French
+normalization (fquad-fr): lower-case, typographic apostrophes folded, "l'" dropped at the start
+of a word, punctuation dropped, then the articles le, la, les, du, des, au, aux, un, une. For
+F1, p and t are the numbers of predicted and true tokens, c the tokens shared, P = c/p,
+R = c/t and F1 = 2PR / (P + R); each answer is scored against the best of the two others.
+"""
+
+import json
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from accounts.roles import Role
+from annotation.answers import answer_claim_next, answer_submit
+from annotation.reviews import review_claim_next, review_submit
+from annotation.services import campaign_create
+from annotation.work import lease_claim_next, lease_release, questions_submit
+from corpus.readers import SourceArticle
+from corpus.services import article_store
+from evaluation.human import human_performance_report
+from evaluation.metrics import FQUAD_FR, human_performance, leave_one_out
+from tests.factories import UserFactory
+
+
+def exactly(value):
+    """Compare a float with a hand-computed fraction, allowing only rounding error."""
+    return pytest.approx(value, rel=1e-12, abs=1e-12)
+
+
+# The metric on small examples
+
+
+def test_leave_one_out_on_a_date():
+    # tokens: "le 14 juillet 1789" → [14, juillet, 1789] ("le" is an article)
+    #         "14 juillet 1789"    → [14, juillet, 1789]
+    #         "juillet 1789"       → [juillet, 1789]
+    # answer 1 against 2 and 3: equal to 2 → EM 1, F1 1
+    # answer 2 against 1 and 3: equal to 1 → EM 1, F1 1
+    # answer 3 against 1 (or 2): c=2, p=2, t=3 → P=1, R=2/3, F1 = (4/3)/(5/3) = 0.8; EM 0
+    answers = ["le 14 juillet 1789", "14 juillet 1789", "juillet 1789"]
+    assert leave_one_out(answers, FQUAD_FR) == [(1.0, 1.0), (1.0, 1.0), (0.0, exactly(0.8))]
+    # the question: EM (1 + 1 + 0)/3 = 2/3, F1 (1 + 1 + 0.8)/3 = 2.8/3
+    assert human_performance([answers], FQUAD_FR) == {
+        "exact_match": exactly(200 / 3),
+        "f1": exactly(280 / 3),
+        "questions": 1,
+        "skipped": 0,
+    }
+
+
+def test_leave_one_out_folds_the_typographic_apostrophe_and_drops_l():
+    # "l’Assemblée nationale": ’ → ', then "l'" at a word's start goes → [assemblée, nationale]
+    # "L'Assemblée nationale": lower-cased, the same                   → [assemblée, nationale]
+    # "Assemblée"                                                       → [assemblée]
+    # 1 and 2 are equal: EM 1, F1 1 each; 3 against 1: c=1, p=1, t=2 → P=1, R=1/2,
+    # F1 = 1/(3/2) = 2/3, EM 0
+    answers = ["l’Assemblée nationale", "L'Assemblée nationale", "Assemblée"]
+    assert FQUAD_FR.tokens(answers[0]) == ["assemblée", "nationale"]
+    assert leave_one_out(answers) == [(1.0, 1.0), (1.0, 1.0), (0.0, exactly(2 / 3))]
+
+
+def test_leave_one_out_best_over_the_others_and_no_shared_token():
+    # "l’Exposition universelle de 1889" → [exposition, universelle, de, 1889] ("de" stays)
+    # "Exposition universelle"           → [exposition, universelle]
+    # "1889"                             → [1889]
+    # 1 vs 2: c=2, p=4, t=2 → P=1/2, R=1, F1 = 1/(3/2) = 2/3; 1 vs 3: c=1, p=4, t=1 →
+    #   P=1/4, R=1, F1 = (1/2)/(5/4) = 0.4; best 2/3
+    # 2 vs 1: c=2, p=2, t=4 → P=1, R=1/2 → 2/3; 2 vs 3: no shared token → 0; best 2/3
+    # 3 vs 1: c=1, p=1, t=4 → P=1, R=1/4 → 0.4; 3 vs 2: 0; best 0.4. No EM anywhere.
+    answers = ["l’Exposition universelle de 1889", "Exposition universelle", "1889"]
+    assert leave_one_out(answers) == [
+        (0.0, exactly(2 / 3)),
+        (0.0, exactly(2 / 3)),
+        (0.0, exactly(0.4)),
+    ]
+
+
+def test_human_performance_skips_questions_without_exactly_three_answers():
+    # the first question as above (EM 2/3, F1 2.8/3); two answers and four answers are skipped
+    sets = [
+        ["le 14 juillet 1789", "14 juillet 1789", "juillet 1789"],
+        ["Paris", "Paris"],
+        ["a", "b", "c", "d"],
+    ]
+    assert human_performance(sets) == {
+        "exact_match": exactly(200 / 3),
+        "f1": exactly(280 / 3),
+        "questions": 1,
+        "skipped": 2,
+    }
+    assert human_performance([["Paris", "Paris"]]) == {
+        "exact_match": None,
+        "f1": None,
+        "questions": 0,
+        "skipped": 1,
+    }
+
+
+def test_leave_one_out_needs_two_answers():
+    with pytest.raises(ValueError):
+        leave_one_out(["seule"])
+
+
+# The report from the database
+
+DEV_TEXT = (
+    "La Bastille fut prise le 14 juillet 1789 par les émeutiers parisiens ; la forteresse "
+    "fut ensuite démolie sur l’ordre de l’Assemblée."
+)
+TEST_TEXT = "Gustave Eiffel fit construire la tour pour l’Exposition universelle de 1889 à Paris."
+
+
+def span(text, answer):
+    return {"answer_start": text.index(answer), "answer_text": answer}
+
+
+def question(text, paragraph_text, answer):
+    return {"text": text, **span(paragraph_text, answer), "seconds_spent": 30}
+
+
+@pytest.fixture
+def people(db):
+    return [UserFactory(username=f"ann{i}", roles=[Role.ANNOTATOR]) for i in range(3)]
+
+
+@pytest.fixture
+def written(db, people):
+    """ann0's questions: Q1–Q4 on the dev paragraph, Q5 on the test one (all sampled)."""
+    for split, text in (("dev", DEV_TEXT), ("test", TEST_TEXT)):
+        article_store(
+            language="fr",
+            source=SourceArticle(title=split, source_title=split),
+            paragraphs=[text],
+            wave="1.0",
+            split=split,
+            kind="file",
+        )
+    campaign = campaign_create(
+        name="Questions",
+        splits=["dev", "test"],
+        questions_min=1,
+        questions_max=5,
+        review_rate=Decimal("1"),
+    )
+    dev = lease_claim_next(campaign=campaign, annotator=people[0]).lease
+    assert dev.paragraph.text == DEV_TEXT
+    q1, q2, q3, q4 = questions_submit(
+        lease=dev,
+        questions=[
+            question("Quand la Bastille fut-elle prise ?", DEV_TEXT, "le 14 juillet 1789"),
+            question("Qu'advint-il de la forteresse ?", DEV_TEXT, "démolie"),
+            question("Qui prit la Bastille ?", DEV_TEXT, "les émeutiers parisiens"),
+            question("Sur l’ordre de qui fut-elle démolie ?", DEV_TEXT, "l’Assemblée"),
+        ],
+    )
+    test = lease_claim_next(campaign=campaign, annotator=people[0]).lease
+    assert test.paragraph.text == TEST_TEXT
+    (q5,) = questions_submit(
+        lease=test,
+        questions=[
+            question(
+                "Pour quel événement la tour fut-elle construite ?",
+                TEST_TEXT,
+                "l’Exposition universelle de 1889",
+            )
+        ],
+    )
+    return campaign, [q1, q2, q3, q4, q5]
+
+
+@pytest.fixture
+def answered(written, people):
+    """Two more answers per question, given through the answer leases, in question order.
+
+    ann1: Q1 « juillet 1789 », Q2 « démolie », Q3 no answer, Q4 « Assemblée »,
+          Q5 « Exposition universelle »
+    ann2: Q1 « 14 juillet 1789 », Q2 « fut ensuite démolie », Q3 « émeutiers parisiens »,
+          Q4 skipped (given back), Q5 « 1889 »
+    """
+    _campaign, questions = written
+    answers = campaign_create(name="Réponses", kind="additional_answers", splits=["dev", "test"])
+    plan = {
+        people[1]: [
+            (DEV_TEXT, "juillet 1789"),
+            (DEV_TEXT, "démolie"),
+            None,
+            (DEV_TEXT, "Assemblée"),
+            (TEST_TEXT, "Exposition universelle"),
+        ],
+        people[2]: [
+            (DEV_TEXT, "14 juillet 1789"),
+            (DEV_TEXT, "fut ensuite démolie"),
+            (DEV_TEXT, "émeutiers parisiens"),
+            "skip",
+            (TEST_TEXT, "1889"),
+        ],
+    }
+    for person, steps in plan.items():
+        for expected, step in zip(questions, steps, strict=True):
+            lease = answer_claim_next(campaign=answers, annotator=person).lease
+            assert lease.question_id == expected.pk
+            if step == "skip":
+                lease_release(lease=lease, reason="skip")
+            elif step is None:
+                answer_submit(lease=lease, data={"no_answer": True, "seconds_spent": 8})
+            else:
+                answer_submit(lease=lease, data={**span(*step), "seconds_spent": 25})
+        assert answer_claim_next(campaign=answers, annotator=person) is None
+    return questions
+
+
+# Per question (answers in the report's order does not change any figure):
+#   Q1 (dev): ann0 [14 juillet 1789] EM 1 F1 1; ann1 [juillet 1789] EM 0 F1 0.8;
+#             ann2 [14 juillet 1789] EM 1 F1 1 → EM 2/3, F1 2.8/3
+#   Q2 (dev): ann0 [démolie] 1, 1; ann1 [démolie] 1, 1; ann2 [fut ensuite démolie] vs
+#             [démolie]: c=1, p=3, t=1 → P=1/3, R=1, F1 = (2/3)/(4/3) = 0.5; EM 0
+#             → EM 2/3, F1 2.5/3
+#   Q3 (dev): ann1 said "no answer" → left out, counted unanswerable
+#   Q4 (dev): two answers only (ann2 gave it back) → skipped
+#   Q5 (test): ann0 [exposition universelle de 1889] 0, 2/3; ann1 [exposition universelle]
+#             0, 2/3; ann2 [1889] 0, 0.4 → EM 0, F1 (2/3 + 2/3 + 0.4)/3 = 26/45
+# dev: EM 100·(2/3 + 2/3)/2 = 200/3; F1 100·(2.8/3 + 2.5/3)/2 = 100·5.3/6 = 265/3
+# test: EM 0, F1 100·26/45 = 520/9
+# per annotator, over Q1, Q2, Q5:
+#   ann0: EM (1 + 1 + 0)/3 → 200/3; F1 (1 + 1 + 2/3)/3 = 8/9 → 800/9
+#   ann1: EM (0 + 1 + 0)/3 → 100/3; F1 (0.8 + 1 + 2/3)/3 = 37/45 → 740/9
+#   ann2: EM (1 + 0 + 0)/3 → 100/3; F1 (1 + 0.5 + 0.4)/3 = 1.9/3 → 190/3
+EXPECTED = {
+    "splits": {
+        "dev": {
+            "exact_match": exactly(200 / 3),
+            "f1": exactly(265 / 3),
+            "questions": 2,
+            "skipped": 1,
+            "unanswerable": 1,
+        },
+        "test": {
+            "exact_match": 0.0,
+            "f1": exactly(520 / 9),
+            "questions": 1,
+            "skipped": 0,
+            "unanswerable": 0,
+        },
+    },
+    "annotators": [
+        {
+            "annotator": "ann0",
+            "answers": 3,
+            "exact_match": exactly(200 / 3),
+            "f1": exactly(800 / 9),
+        },
+        {
+            "annotator": "ann1",
+            "answers": 3,
+            "exact_match": exactly(100 / 3),
+            "f1": exactly(740 / 9),
+        },
+        {
+            "annotator": "ann2",
+            "answers": 3,
+            "exact_match": exactly(100 / 3),
+            "f1": exactly(190 / 3),
+        },
+    ],
+    "paper": {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}},
+    "normalization": {"name": "fquad-fr", "version": "1"},
+}
+
+
+def test_the_report_per_split_and_per_annotator(answered):
+    assert human_performance_report() == EXPECTED
+
+
+def test_the_report_of_one_split(answered):
+    # test only: Q5, per annotator one answer each: ann0 0, 2/3; ann1 0, 2/3; ann2 0, 0.4
+    assert human_performance_report(split="test") == {
+        **EXPECTED,
+        "splits": {"test": EXPECTED["splits"]["test"]},
+        "annotators": [
+            {"annotator": "ann0", "answers": 1, "exact_match": 0.0, "f1": exactly(200 / 3)},
+            {"annotator": "ann1", "answers": 1, "exact_match": 0.0, "f1": exactly(200 / 3)},
+            {"annotator": "ann2", "answers": 1, "exact_match": 0.0, "f1": exactly(40.0)},
+        ],
+    }
+    assert human_performance_report(split="train")["splits"] == {}
+
+
+def test_the_report_uses_the_reviewed_answer_and_leaves_out_rejected_questions(answered):
+    reviewer = UserFactory(username="rev", roles=[Role.REVIEWER])
+    campaign = answered[0].campaign
+    # Q1 is corrected: the author's answer becomes « juillet 1789 » (ann1's answer)
+    lease = review_claim_next(campaign=campaign, reviewer=reviewer).lease
+    assert lease.question_id == answered[0].pk
+    review_submit(lease=lease, data={"verdict": "correct", **span(DEV_TEXT, "juillet 1789")})
+    # Q2 is rejected: left out of everything
+    lease = review_claim_next(campaign=campaign, reviewer=reviewer).lease
+    assert lease.question_id == answered[1].pk
+    review_submit(lease=lease, data={"verdict": "reject", "reason": "ambiguous"})
+    # Q1 now: ann0 [juillet 1789] 1, 1; ann1 [juillet 1789] 1, 1; ann2 [14 juillet 1789]
+    #   vs [juillet 1789]: c=2, p=3, t=2 → P=2/3, R=1, F1 = (4/3)/(5/3) = 0.8; EM 0
+    #   → EM 2/3, F1 2.8/3: dev is Q1 alone, Q3 and Q4 as before
+    # per annotator over Q1 and Q5:
+    #   ann0: EM (1 + 0)/2 = 50, F1 (1 + 2/3)/2 = 5/6 → 250/3
+    #   ann1: the same
+    #   ann2: EM 0, F1 (0.8 + 0.4)/2 = 0.6 → 60
+    report = human_performance_report()
+    assert report["splits"]["dev"] == {
+        "exact_match": exactly(200 / 3),
+        "f1": exactly(280 / 3),
+        "questions": 1,
+        "skipped": 1,
+        "unanswerable": 1,
+    }
+    assert report["splits"]["test"] == EXPECTED["splits"]["test"]
+    assert report["annotators"] == [
+        {"annotator": "ann0", "answers": 2, "exact_match": 50.0, "f1": exactly(250 / 3)},
+        {"annotator": "ann1", "answers": 2, "exact_match": 50.0, "f1": exactly(250 / 3)},
+        {"annotator": "ann2", "answers": 2, "exact_match": 0.0, "f1": exactly(60.0)},
+    ]
+
+
+def test_only_unanswerable_questions_give_no_figure(written, people):
+    answers = campaign_create(name="Réponses", kind="additional_answers", splits=["test"])
+    lease = answer_claim_next(campaign=answers, annotator=people[1]).lease
+    answer_submit(lease=lease, data={"no_answer": True})
+    assert human_performance_report()["splits"] == {
+        "test": {
+            "exact_match": None,
+            "f1": None,
+            "questions": 0,
+            "skipped": 0,
+            "unanswerable": 1,
+        }
+    }
+    assert human_performance_report()["annotators"] == []
+
+
+def test_no_additional_answer_yet_is_an_empty_report(written):
+    assert human_performance_report() == {
+        **EXPECTED,
+        "splits": {},
+        "annotators": [],
+    }
+
+
+# The command
+
+
+def test_the_command_prints_the_report_as_json(answered):
+    out = StringIO()
+    call_command("human_performance", "--json", stdout=out)
+    printed = out.getvalue()
+    report = human_performance_report()
+    assert printed == json.dumps(report, ensure_ascii=False, sort_keys=True) + "\n"
+    assert json.loads(printed) == EXPECTED
+
+
+def test_the_command_summary_beside_the_papers_figures(answered):
+    out = StringIO()
+    call_command("human_performance", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "Normalization: fquad-fr v1",
+        "dev: F1 88.3, EM 66.7 over 2 questions; 1 without three answers yet, "
+        "1 marked unanswerable (paper: F1 92.1, EM 78.3)",
+        "test: F1 57.8, EM 0.0 over 1 questions; 0 without three answers yet, "
+        "0 marked unanswerable (paper: F1 91.2, EM 75.9)",
+        "  ann0: F1 88.9, EM 66.7 over 3 answers",
+        "  ann1: F1 82.2, EM 33.3 over 3 answers",
+        "  ann2: F1 63.3, EM 33.3 over 3 answers",
+    ]
+
+
+def test_the_command_for_one_split_and_with_nothing_yet(written):
+    out = StringIO()
+    call_command("human_performance", "--split", "dev", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "Normalization: fquad-fr v1",
+        "No question has additional answers yet.",
+    ]
