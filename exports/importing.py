@@ -165,23 +165,23 @@ def _noted(problem: SquadProblem, report: ImportReport) -> None:
 
 
 def _group_add(groups: dict[str, _Group], article: ExportArticle, report: ImportReport) -> None:
+    """Add an article's paragraphs and storable questions to the group of its display title."""
     title, where = display_title(article.title), f"article {article.title!r}"
     problem = _title_problem(article.title, title)
     if problem:
         report.problems.append(f"{where}: {problem}")
         return
     group = groups.setdefault(title, _Group(title=title, source_title=article.title.strip()))
-    for index, paragraph in enumerate(article.paragraphs):
-        context = paragraph.context
-        if not context.strip() or has_bad_characters(context):
-            message = "the context is empty or holds NUL or broken Unicode"
-            report.problems.append(f"{where}, paragraph {index}: {message}")
+    for paragraph in article.paragraphs:
+        if not paragraph.context.strip() or has_bad_characters(paragraph.context):
+            message = "a context is empty or holds NUL or broken Unicode"
+            report.problems.append(f"{where}: {message}")
             continue
-        questions = group.paragraphs.setdefault(context, [])
+        questions = group.paragraphs.setdefault(paragraph.context, [])
         for question in paragraph.questions:
             problem = _question_problem(question)
             if problem:
-                report.problems.append(f"{where}, paragraph {index}, id {question.id!r}: {problem}")
+                report.problems.append(f"{where}, id {question.id!r}: {problem}")
             else:
                 questions.append(question)
 
@@ -318,7 +318,9 @@ def _questions_store(groups, paragraphs, *, file, language, report) -> None:
         for index in range(len(question.answers))
     ]
     Answer.objects.bulk_create(answers)
-    firsts = {a.question_id: (a.answer_start, a.text) for a in answers if a.kind == "original"}
+    firsts = {
+        a.question_id: (a.answer_start, a.text) for a in answers if a.kind == Answer.Kind.ORIGINAL
+    }
     revisions_start(questions, firsts)
     report.questions_imported, report.answers_imported = len(questions), len(answers)
 
