@@ -49,7 +49,6 @@ Edge cases reproduced from the official script:
 import re
 import string
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -286,14 +285,37 @@ def _best_scores(predicted: list[str], truths: Sequence[list[str]]) -> tuple[flo
     instead of once per pair and metric: equal token lists are equal normalized texts, since
     the normalized text is the tokens joined by spaces and no token holds a space.
     """
-    exact = max(float(predicted == expected) for expected in truths)
-    overlap = max(_tokens_f1(predicted, expected) for expected in truths)
+    exact = overlap = 0.0
+    for expected in truths:
+        if predicted == expected:
+            exact = 1.0
+        value = _tokens_f1(predicted, expected)
+        if value > overlap:
+            overlap = value
     return exact, overlap
 
 
 def _tokens_f1(predicted: list[str], expected: list[str]) -> float:
-    """Return the F1 of two token lists, with the official script's arithmetic."""
-    common = sum((Counter(predicted) & Counter(expected)).values())
+    """Return the F1 of two token lists, with the official script's arithmetic.
+
+    The shared tokens are counted as the official script's ``Counter(...) & Counter(...)``
+    does (the size of the multiset intersection), with a plain dict: building three Counters
+    per pair was half the time of ``score``. Equal non-empty lists give exactly 1.0, as the
+    formula does (P = R = 1.0, 2·1·1 / 2).
+    """
+    if not predicted or not expected:
+        return 0.0
+    if predicted == expected:
+        return 1.0
+    remaining: dict[str, int] = {}
+    for token in predicted:
+        remaining[token] = remaining.get(token, 0) + 1
+    common = 0
+    for token in expected:
+        left = remaining.get(token)
+        if left:
+            remaining[token] = left - 1
+            common += 1
     if common == 0:
         return 0.0
     # Kept step by step so results agree with the official script to the last binary digit

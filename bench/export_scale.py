@@ -1,0 +1,691 @@
+"""Time the release export at FQuAD 1.1 scale: SQuAD JSON and HF JSONL of every split.
+
+Run from the project root: `.venv/bin/python bench/export_scale.py` (see bench/README.md).
+
+It builds a throw-away PostgreSQL database (dropped at the end unless --keep) shaped like FQuAD
+1.1: copies of the PIAF articles under new titles ("Title (copie 7)") until there are about
+15,000 paragraphs holding exactly 62,003 questions (PIAF's questions and answers, cycled), the
+articles split about 83/9/8 by questions like FQuAD's 50,741 / 5,668 / 5,594, and two extra
+answers by two other people on every dev and test question. Then, in a fresh child process per
+run (so its peak RSS is the export's alone), it times `exports.build.build_release_files` with
+formats squad + hf, all splits, test answers included, and reports the best time and the peak
+RSS beside the targets (<= 10 s, <= 300 MB), with the child's RSS right after `django.setup()`.
+Last, in another child, it times the MRQA writer (spaCy tokenizer) on one split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = ROOT / ".venv" / "bin" / "python"
+PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+
+TARGET_SECONDS = 10.0
+TARGET_PEAK_MB = 300  # MB = 1,000,000 bytes
+FQUAD_QUESTIONS = 62_003
+FQUAD_PARAGRAPHS = 15_000  # about; FQuAD 1.1 does not publish the exact figure per split
+FQUAD_SPLITS = {"train": 50_741, "dev": 5_668, "test": 5_594}
+EXPORT_FORMATS = ["squad", "hf"]
+SPLITS = ["train", "dev", "test"]
+BATCH = 5000  # rows per INSERT of bulk_create
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up and tear-down (parent process)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--questions",
+        type=int,
+        default=FQUAD_QUESTIONS,
+        help="questions in the database (62003, FQuAD 1.1); paragraphs scale with it",
+    )
+    parser.add_argument(
+        "--database-url",
+        default="postgres://postgres@127.0.0.1:5432/qaplatform_bench_export",
+        help="the bench database; it is DROPPED and recreated",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--skip-mrqa", action="store_true", help="do not time the MRQA export")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed export runs, each in a fresh child (3)"
+    )
+    parser.add_argument(
+        "--mrqa-split", default="dev", choices=SPLITS, help="the split MRQA is timed on (dev)"
+    )
+    parser.add_argument(
+        "--mrqa-paragraphs",
+        type=int,
+        default=0,
+        help="time MRQA on the split's first N paragraphs only (0 = the whole split)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="after the timed runs, run the export once more under cProfile and print the "
+        "functions that take the time (not counted in the figures)",
+    )
+    args = parser.parse_args(argv)
+    if args.questions < 100 or args.repeat < 1 or args.mrqa_paragraphs < 0:
+        parser.error("--questions must be >= 100, --repeat >= 1, --mrqa-paragraphs >= 0")
+    parts = urlsplit(args.database_url)
+    if parts.scheme not in ("postgres", "postgresql") or not parts.path.strip("/"):
+        parser.error("--database-url must be postgres://user@host:port/name")
+    if parts.hostname not in ("127.0.0.1", "localhost"):
+        parser.error("the bench only runs against a local database (127.0.0.1)")
+    return args
+
+
+def _conn_url(database_url: str, path: str | None = None) -> str:
+    parts = urlsplit(database_url)._replace(scheme="postgresql")
+    return urlunsplit(parts._replace(path=path) if path else parts)
+
+
+def recreate_database(database_url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    name = urlsplit(database_url).path.strip("/")
+    with psycopg.connect(_conn_url(database_url, "/postgres"), autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def drop_database(database_url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    name = urlsplit(database_url).path.strip("/")
+    with psycopg.connect(_conn_url(database_url, "/postgres"), autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+def analyze_database(database_url: str) -> dict[str, int]:
+    """VACUUM ANALYZE (autovacuum would, soon after a load); return the table sizes in bytes."""
+    import psycopg
+
+    with psycopg.connect(_conn_url(database_url), autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+        rows = conn.execute(
+            "SELECT relname, pg_total_relation_size(oid) FROM pg_class WHERE relname = ANY(%s)",
+            [["corpus_paragraph", "annotation_question", "annotation_answer"]],
+        ).fetchall()
+    return dict(rows)
+
+
+def bench_env(database_url: str, var_dir: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "REDIS_URL", "CSRF_TRUSTED_ORIGINS", "BEHIND_PROXY", "SITE_URL"}
+    }
+    env.update(
+        DATABASE_URL=database_url,
+        HTTPS="false",
+        SECRET_KEY=secrets.token_urlsafe(48),  # 64 characters, new for every run
+        VAR_DIR=str(var_dir),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def run_step(label: str, command: list[str], env: dict[str, str], timeout: float) -> str:
+    started = time.perf_counter()
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
+        raise SystemExit(f"{label} failed (exit {done.returncode})")
+    print(f"  {label}: {time.perf_counter() - started:.1f} s", flush=True)
+    return done.stdout
+
+
+def run_child(label: str, mode: str, args: list[str], env, var_dir: Path, timeout: float) -> dict:
+    """Run this file as a child in `mode`; return the JSON it wrote."""
+    out = var_dir / f"{mode}.json"
+    out.unlink(missing_ok=True)
+    command = [str(PYTHON), str(Path(__file__).resolve()), "--child", mode, str(out), *args]
+    stdout = run_step(label, command, env, timeout)
+    if stdout.strip():
+        print(stdout.rstrip(), flush=True)
+    return json.loads(out.read_text())
+
+
+# ---------------------------------------------------------------------------------------------
+# Children (each one its own process, Django set up from the bench environment)
+
+
+def _django():
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def _rss_kb() -> int:
+    """Current resident set size of this process, kB (Linux /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _peak_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kB on Linux
+
+
+def _backend_cpu(pid: int) -> float:
+    """CPU seconds used so far by a PostgreSQL backend (same machine; 0 if unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_piaf(path: Path) -> list[tuple[str, str, list[tuple[str, list[tuple]]]]]:
+    """Return PIAF as (title, source title, [(context, [(question, text, start, ok)])])."""
+    from corpus.readers import display_title
+    from exports.formats.squad import Alignment, check_answer
+
+    data = json.loads(path.read_text(encoding="utf-8"))["data"]
+    articles, seen = [], set()
+    for raw in data:
+        title = display_title(raw["title"])
+        if title in seen:  # not the case in v1.0; keep titles unique anyway
+            title = f"{title} ({len(seen)})"
+        seen.add(title)
+        paragraphs = []
+        for paragraph in raw["paragraphs"]:
+            context, qas = paragraph["context"], []
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]
+                check = check_answer(context, answer["text"], answer["answer_start"])
+                ok = check.alignment != Alignment.MISALIGNED
+                qas.append((qa["question"], answer["text"], check.answer_start, ok))
+            if qas:
+                paragraphs.append((context, qas))
+        if paragraphs:
+            articles.append((title[:280], raw["title"][:1000], paragraphs))
+    return articles
+
+
+NEXT_WORD = re.compile(r"\s*[^\W_]+")
+
+
+def nearby_answer(context: str, text: str, start: int) -> str:
+    """A plausible other answer: the same span extended by the next word (or as is)."""
+    match = NEXT_WORD.match(context, start + len(text))
+    if match is None or match.end() - start > len(text) + 30:
+        return text
+    return context[start : match.end()]
+
+
+def child_build(out: Path, questions: int, piaf: Path) -> None:
+    """Fill the bench database: articles, paragraphs, questions, answers, versions."""
+    import random
+    import uuid
+
+    _django()
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from annotation.models import Answer, Campaign, Question, QuestionRevision
+    from annotation.question_types import classify
+    from corpus.models import Article, Paragraph
+    from corpus.services import paragraphs_sha256
+
+    started = time.perf_counter()
+    originals = load_piaf(piaf)
+    want_paragraphs = max(1, round(questions * FQUAD_PARAGRAPHS / FQUAD_QUESTIONS))
+    # Copies of the PIAF articles, whole, until there are enough paragraphs.
+    plan, total, copy = [], 0, 0  # plan: (title, source_title, paragraphs)
+    while total < want_paragraphs:
+        copy += 1
+        for title, source_title, paragraphs in originals:
+            if total >= want_paragraphs:
+                break
+            plan.append((f"{title} (copie {copy})", f"{source_title} (copie {copy})", paragraphs))
+            total += len(paragraphs)
+    # Questions per paragraph: Q / P spread evenly (Bresenham), each paragraph cycling
+    # through its own PIAF questions.
+    quotas = [((i + 1) * questions) // total - (i * questions) // total for i in range(total)]
+    # Splits by article, greedily towards FQuAD's proportions of questions.
+    share = {s: n / FQUAD_QUESTIONS for s, n in FQUAD_SPLITS.items()}
+    per_split = dict.fromkeys(SPLITS, 0)
+    splits, at = [], 0
+    for _title, _source, paragraphs in plan:
+        count = sum(quotas[at : at + len(paragraphs)])
+        at += len(paragraphs)
+        done = sum(per_split.values()) + count
+        split = max(SPLITS, key=lambda s: share[s] * done - per_split[s])
+        per_split[split] += count
+        splits.append(split)
+    types = {}
+    rng = random.Random(2020)  # noqa: S311 (deterministic uuids, not secrets)
+
+    User = get_user_model()
+    with transaction.atomic():
+        people = []
+        for name in ("bench-author", "bench-answer-2", "bench-answer-3"):
+            user = User(username=name)
+            user.set_unusable_password()
+            user.save()
+            people.append(user)
+        author, second, third = people
+        campaign = Campaign.objects.create(
+            name="Bench export scale", splits=SPLITS, active=False, extra_answers=2
+        )
+        articles = Article.objects.bulk_create(
+            [
+                Article(
+                    language="fr",
+                    title=title,
+                    source_title=source_title,
+                    wave="1.1",
+                    split=split,
+                    source=Article.Source.FILE,
+                    text_sha256=paragraphs_sha256([c for c, _qas in paragraphs]),
+                )
+                for (title, source_title, paragraphs), split in zip(plan, splits, strict=True)
+            ],
+            batch_size=BATCH,
+        )
+        rows = Paragraph.objects.bulk_create(
+            [
+                Paragraph(article=article, position=position, text=context)
+                for article, (_t, _s, paragraphs) in zip(articles, plan, strict=True)
+                for position, (context, _qas) in enumerate(paragraphs)
+            ],
+            batch_size=BATCH,
+        )
+        sources = [qas for _t, _s, paragraphs in plan for _c, qas in paragraphs]
+        split_of = [
+            split
+            for (_t, _s, paragraphs), split in zip(plan, splits, strict=True)
+            for _p in paragraphs
+        ]
+        made, spans = [], []  # spans: (paragraph text, answer text, start, aligned, split)
+        for paragraph, qas, quota, split in zip(rows, sources, quotas, split_of, strict=True):
+            for position in range(quota):
+                text, answer, start, ok = qas[position % len(qas)]
+                if text not in types:
+                    types[text] = classify(text)
+                sampled = len(made) % 4 == 0
+                made.append(
+                    Question(
+                        uuid=uuid.UUID(int=rng.getrandbits(128), version=4),
+                        campaign=campaign,
+                        paragraph=paragraph,
+                        author=author,
+                        position=position,
+                        text=text,
+                        question_type=types[text],
+                        seconds_spent=40,
+                        status=Question.Status.APPROVED if sampled else Question.Status.PENDING,
+                        sampled_for_review=sampled,
+                    )
+                )
+                spans.append((paragraph.text, answer, start, ok, split))
+        made = Question.objects.bulk_create(made, batch_size=BATCH)
+        answers, versions = [], []
+        for question, (context, text, start, ok, split) in zip(made, spans, strict=True):
+            answers.append(
+                Answer(
+                    question=question,
+                    author=author,
+                    answer_start=start,
+                    text=text,
+                    kind=Answer.Kind.ORIGINAL,
+                    misaligned=not ok,
+                )
+            )
+            versions.append(
+                QuestionRevision(
+                    question=question,
+                    number=1,
+                    origin=QuestionRevision.Origin.WRITTEN,
+                    editor=author,
+                    text=question.text,
+                    answer_start=start,
+                    answer_text=text,
+                )
+            )
+            if split != "train":  # FQuAD: three answers on dev and test questions
+                other = nearby_answer(context, text, start) if ok else text
+                for person, value in ((second, text), (third, other)):
+                    answers.append(
+                        Answer(
+                            question=question,
+                            author=person,
+                            answer_start=start,
+                            text=value,
+                            kind=Answer.Kind.ADDITIONAL,
+                            misaligned=not ok,
+                            seconds_spent=20,
+                        )
+                    )
+        Answer.objects.bulk_create(answers, batch_size=BATCH)
+        QuestionRevision.objects.bulk_create(versions, batch_size=BATCH)
+    result = {
+        "seconds": time.perf_counter() - started,
+        "articles": len(articles),
+        "paragraphs": len(rows),
+        "questions": len(made),
+        "answers": len(answers),
+        "misaligned_questions": sum(1 for span in spans if not span[3]),
+        "copies": copy,
+        "per_split": {
+            split: {
+                "articles": splits.count(split),
+                "paragraphs": split_of.count(split),
+                "questions": per_split[split],
+            }
+            for split in SPLITS
+        },
+    }
+    out.write_text(json.dumps(result))
+
+
+def _capped(articles, limit: int):
+    """The first `limit` paragraphs of an article stream, still as articles."""
+    from exports.formats.records import ExportArticle
+
+    left = [limit]
+
+    def paragraphs(source):
+        for paragraph in source:
+            if left[0] <= 0:
+                return
+            left[0] -= 1
+            yield paragraph
+
+    for article in articles:
+        if left[0] <= 0:
+            return
+        yield ExportArticle(title=article.title, paragraphs=paragraphs(article.paragraphs))
+
+
+def child_export(out: Path, directory: Path, formats: str, splits: str, limit: int, profile: int):
+    """Time one export in this fresh process; write its figures as JSON."""
+    _django()
+    from dataclasses import asdict
+
+    from django.db import connection
+
+    from exports.build import ReleaseOptions, build_release_files
+    from exports.formats import FORMATS
+
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    formats_list, splits_list = formats.split(","), splits.split(",")
+    result = {"baseline_rss_kb": _rss_kb(), "baseline_peak_kb": _peak_kb()}
+    if "mrqa" in formats_list:  # load spaCy before the clock, and say what it costs
+        from exports.formats.mrqa import spacy_tokenizer
+
+        started = time.perf_counter()
+        spacy_tokenizer()
+        result["spacy_load_s"] = time.perf_counter() - started
+        result["after_spacy_rss_kb"] = _rss_kb()
+    steps = []
+
+    def report(_progress, message=""):
+        steps.append((message, time.perf_counter()))
+
+    options = ReleaseOptions(formats=formats_list, splits=splits_list, include_test_answers=True)
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    db_before, cpu_before = _backend_cpu(backend), time.process_time()
+    started = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    if limit:  # the writer alone on the first `limit` paragraphs of one split
+        from exports.build import _Hashing
+        from exports.dataset import Selection, export_articles
+
+        split, fmt = splits_list[0], formats_list[0]
+        kwargs = {"dataset": "bench", "split": split} if fmt == "mrqa" else {}
+        writer = FORMATS[fmt](**kwargs)
+        path = directory / f"{fmt}-{split}-first-{limit}"
+        with path.open("wb") as raw:
+            sink = _Hashing(raw)
+            counts = writer.write(_capped(export_articles(Selection(split=split)), limit), sink)
+        files = [{"name": path.name, "bytes": sink.size, "counts": asdict(counts)}]
+    else:
+        built = build_release_files(
+            options=options, name="bench", version="0", directory=directory, report=report
+        )
+        files = [{"name": f.name, "bytes": f.bytes, "counts": f.counts} for f in built]
+    elapsed = time.perf_counter() - started
+    if profiler:
+        profiler.disable()
+    result |= {
+        "seconds": elapsed,
+        "cpu_s": time.process_time() - cpu_before,
+        "db_cpu_s": _backend_cpu(backend) - db_before,
+        "peak_kb": _peak_kb(),
+        "end_rss_kb": _rss_kb(),
+        "files": files,
+        "steps": [
+            (message, end - start)
+            for (message, start), end in zip(
+                steps, [at for _m, at in steps[1:]] + [started + elapsed], strict=False
+            )
+        ],
+    }
+    if profiler:
+        import io
+        import pstats
+
+        text = io.StringIO()
+        stats = pstats.Stats(profiler, stream=text)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
+        result["profile"] = text.getvalue()
+    out.write_text(json.dumps(result))
+
+
+def child_main(argv: list[str]) -> int:
+    mode, out = argv[0], Path(argv[1])
+    if mode == "build":
+        child_build(out, int(argv[2]), Path(argv[3]))
+    elif mode == "export":
+        child_export(out, Path(argv[2]), argv[3], argv[4], int(argv[5]), int(argv[6]))
+    else:
+        raise SystemExit(f"unknown child mode {mode}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def mb(kb: int) -> float:
+    return kb * 1024 / 1_000_000
+
+
+def report_build(setup: dict, sizes: dict[str, int]) -> None:
+    print()
+    print(
+        f"database: {setup['articles']:,} articles ({setup['copies']} rounds of PIAF copies), "
+        f"{setup['paragraphs']:,} paragraphs, {setup['questions']:,} questions, "
+        f"{setup['answers']:,} answers ({setup['misaligned_questions']} questions with a "
+        f"misaligned PIAF answer, left out of the files' answers)"
+    )
+    for split, row in setup["per_split"].items():
+        print(
+            f"  {split:5}: {row['articles']:6,} articles {row['paragraphs']:7,} paragraphs "
+            f"{row['questions']:7,} questions (FQuAD 1.1: {FQUAD_SPLITS[split]:,})"
+        )
+    print(
+        "  table sizes: "
+        + ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in sorted(sizes.items()))
+    )
+
+
+def report_export(runs: list[dict]) -> None:
+    print()
+    print(
+        f"export (squad + hf, all splits, test answers included), {len(runs)} fresh children "
+        f"({os.cpu_count()} cores; other work on the machine shows in the load average):"
+    )
+    for index, run in enumerate(runs, 1):
+        print(
+            f"  run {index}: {run['seconds']:.2f} s (CPU {run['cpu_s']:.2f} s in the child, "
+            f"{run['db_cpu_s']:.2f} s in its PostgreSQL backend); RSS after setup "
+            f"{mb(run['baseline_rss_kb']):.1f} MB, peak {mb(run['peak_kb']):.1f} MB "
+            f"(+{mb(run['peak_kb'] - run['baseline_rss_kb']):.1f} MB for the export); "
+            f"load average {run['load'][0]:.1f} before, {run['load'][1]:.1f} after"
+        )
+    best = min(runs, key=lambda r: r["seconds"])
+    print("  steps of the best run:")
+    for message, seconds in best["steps"]:
+        label = "datasheet + manifest" if message == "README.md" else message
+        print(f"    {label:20} {seconds:6.2f} s")
+    print("  files:")
+    for f in best["files"]:
+        counts = ", ".join(f"{k} {v:,}" for k, v in f["counts"].items())
+        print(f"    {f['name']:20} {f['bytes'] / 1e6:8.2f} MB  {counts}")
+    total = sum(f["bytes"] for f in best["files"])
+    print(f"    total {total / 1e6:.1f} MB")
+    peak = max(r["peak_kb"] for r in runs)
+    time_ok = best["seconds"] <= TARGET_SECONDS
+    rss_ok = mb(peak) <= TARGET_PEAK_MB
+    print(
+        f"export time (best of {len(runs)}): {best['seconds']:.2f} s   "
+        f"target <= {TARGET_SECONDS:g} s: {verdict(time_ok)}"
+    )
+    print(
+        f"export peak RSS (highest of {len(runs)}): {mb(peak):.1f} MB "
+        f"(baseline after django.setup() {mb(best['baseline_rss_kb']):.1f} MB)   "
+        f"target <= {TARGET_PEAK_MB} MB: {verdict(rss_ok)}"
+    )
+
+
+def report_mrqa(run: dict, split: str, limit: int) -> None:
+    counts = run["files"][0]["counts"]
+    seconds = run["seconds"]
+    what = f"first {limit:,} paragraphs of {split}" if limit else f"split {split}"
+    print()
+    print(
+        f"MRQA ({what}): {counts['paragraphs']:,} paragraphs, {counts['questions']:,} questions "
+        f"in {seconds:.2f} s (spaCy load {run['spacy_load_s']:.2f} s, not counted)"
+    )
+    print(
+        f"  {counts['paragraphs'] / seconds:,.1f} paragraphs/s, "
+        f"{counts['questions'] / seconds:,.1f} questions/s; "
+        f"file {run['files'][0]['bytes'] / 1e6:.2f} MB gzip; "
+        f"peak RSS {mb(run['peak_kb']):.1f} MB (after spaCy load "
+        f"{mb(run['after_spacy_rss_kb']):.1f} MB)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        return child_main(argv[1:])
+    args = parse_args(argv)
+    if not PIAF.exists():
+        raise SystemExit(f"PIAF data is missing: expected {PIAF} (see shared/data/README.md)")
+    var_dir = Path(tempfile.mkdtemp(prefix="export_scale_"))
+    env = bench_env(args.database_url, var_dir)
+    created = False
+    try:
+        print(f"setting up {urlsplit(args.database_url).path.strip('/')} ...", flush=True)
+        recreate_database(args.database_url)
+        created = True
+        run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, 600)
+        setup = run_child(
+            "data", "build", [str(args.questions), str(PIAF)], env, var_dir, timeout=1800
+        )
+        started = time.perf_counter()
+        sizes = analyze_database(args.database_url)
+        print(f"  VACUUM ANALYZE: {time.perf_counter() - started:.1f} s", flush=True)
+        report_build(setup, sizes)
+        runs = []
+        for index in range(args.repeat):
+            out_dir = var_dir / f"release-{index}"
+            out_dir.mkdir()
+            load = os.getloadavg()[0]
+            run = run_child(
+                f"export run {index + 1}",
+                "export",
+                [str(out_dir), ",".join(EXPORT_FORMATS), ",".join(SPLITS), "0", "0"],
+                env,
+                var_dir,
+                timeout=900,
+            )
+            runs.append(run | {"load": (load, os.getloadavg()[0])})
+            if index < args.repeat - 1:
+                shutil.rmtree(out_dir)
+        report_export(runs)
+        if args.profile:
+            out_dir = var_dir / "release-profile"
+            out_dir.mkdir()
+            profiled = run_child(
+                "export under cProfile",
+                "export",
+                [str(out_dir), ",".join(EXPORT_FORMATS), ",".join(SPLITS), "0", "1"],
+                env,
+                var_dir,
+                timeout=900,
+            )
+            print(f"\nprofiled run: {profiled['seconds']:.2f} s (profiler overhead included)")
+            print(profiled["profile"])
+        if not args.skip_mrqa:
+            out_dir = var_dir / "release-mrqa"
+            out_dir.mkdir()
+            mrqa = run_child(
+                "MRQA export",
+                "export",
+                [str(out_dir), "mrqa", args.mrqa_split, str(args.mrqa_paragraphs), "0"],
+                env,
+                var_dir,
+                timeout=1800,
+            )
+            report_mrqa(mrqa, args.mrqa_split, args.mrqa_paragraphs)
+    finally:
+        if created and not args.keep:
+            drop_database(args.database_url)
+        elif created:
+            print(f"kept the database {args.database_url}")
+        shutil.rmtree(var_dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,320 @@
+"""The ``evaluate DATASET PREDICTIONS`` command: the official script's figures, and clean errors.
+
+Expected values are worked out by hand in the comments: p and t are the numbers of predicted
+and true tokens, c the tokens they share, P = c/p, R = c/t and F1 = 2PR / (P + R); each
+question takes its best ground truth; EM and F1 are 100 × the mean over the dataset's questions
+(a question without a prediction scores 0). With the defaults the figures are also compared,
+exactly, with ``evaluation.official_squad_v11`` (the transcription of ``evaluate-v1.1.py``).
+"""
+
+import contextlib
+import io
+import json
+import os
+import re
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from evaluation import official_squad_v11 as official
+
+PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+
+
+def exactly(value):
+    """Compare a float with a hand-computed fraction, allowing only rounding error."""
+    return pytest.approx(value, rel=1e-12, abs=0)
+
+
+def squad(*questions, version="1.1"):
+    """A SQuAD document with one paragraph holding `questions`: (id, [answer texts])."""
+    qas = [
+        {
+            "id": question_id,
+            "question": f"Question {question_id}?",
+            "answers": [{"text": text, "answer_start": 0} for text in texts],
+        }
+        for question_id, texts in questions
+    ]
+    paragraph = {"context": "Context.", "qas": qas}
+    return {"version": version, "data": [{"title": "Test", "paragraphs": [paragraph]}]}
+
+
+def write(tmp_path, name, content) -> str:
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
+    return str(path)
+
+
+def evaluate(*args) -> dict:
+    out = StringIO()
+    call_command("evaluate", *args, "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def evaluate_text(*args) -> str:
+    out = StringIO()
+    call_command("evaluate", *args, stdout=out)
+    return out.getvalue()
+
+
+ENGLISH = squad(
+    ("q1", ["the Eiffel Tower"]),
+    ("q2", ["in 1889", "1889"]),
+    ("q3", ["Gustave Eiffel"]),
+    ("q4", ["Paris"]),
+)
+ENGLISH_PREDICTIONS = {"q1": "Eiffel tower.", "q2": "1889 in Paris", "q3": "an engineer", "zz": "x"}
+
+
+@pytest.fixture
+def english_files(tmp_path):
+    return write(tmp_path, "dev.json", ENGLISH), write(tmp_path, "pred.json", ENGLISH_PREDICTIONS)
+
+
+def test_json_output_on_a_small_english_file(english_files):
+    # q1: "eiffel tower" = "eiffel tower" → EM 1, F1 1
+    # q2: [1889, in, paris] vs [in, 1889]: c=2, p=3, t=2 → P=2/3, R=1, F1 = (4/3)/(5/3) = 0.8;
+    #     vs [1889]: c=1, p=3, t=1 → P=1/3, R=1, F1 = (2/3)/(4/3) = 0.5; best 0.8, EM 0
+    # q3: "engineer" vs "gustave eiffel": nothing shared → 0, 0
+    # q4: no prediction → 0 (counted); "zz" is not in the dataset → ignored
+    # EM = 100·1/4 = 25; F1 = 100·(1 + 0.8)/4 = 45
+    result = evaluate(*english_files)
+    assert result == {
+        "exact_match": 25.0,
+        "f1": exactly(45.0),
+        "total": 4,
+        "missing": 1,
+        "normalization": {"name": "squad-en", "version": "1"},
+    }
+    assert official.evaluate(ENGLISH["data"], ENGLISH_PREDICTIONS) == {
+        "exact_match": result["exact_match"],
+        "f1": result["f1"],
+    }
+
+
+def test_summary_starts_with_the_official_scripts_output_line(english_files, capsys):
+    official.main(list(english_files))
+    official_line = capsys.readouterr().out.strip()
+    lines = evaluate_text(*english_files).splitlines()
+    assert lines[0] == official_line  # {"exact_match": 25.0, "f1": 45.0…}, the same digits
+    assert lines[1] == (
+        "Normalization: squad-en v1; 4 questions, 1 without a prediction (scored 0)"
+    )
+
+
+# French
+
+FRENCH = squad(
+    ("1", ["l'Empereur"]),
+    ("2", ["le 14 juillet 1789"]),
+    ("3", ["aux Pays-Bas"]),
+)
+FRENCH_PREDICTIONS = {"1": "L’empereur", "2": "14 juillet", "3": "les Pays-Bas"}
+
+
+def test_lang_fr_gives_fquads_figures(tmp_path):
+    files = write(tmp_path, "fr.json", FRENCH), write(tmp_path, "pred.json", FRENCH_PREDICTIONS)
+    # fr: 1 → ’ folded, "l'" dropped: "empereur" = "empereur" → EM 1, F1 1
+    #     2 → [14, juillet] vs [14, juillet, 1789] ("le" dropped): c=2, p=2, t=3 → P=1,
+    #         R=2/3, F1 = (4/3)/(5/3) = 0.8, EM 0
+    #     3 → "les" and "aux" dropped, hyphen removed: "paysbas" = "paysbas" → EM 1, F1 1
+    #     EM = 100·2/3, F1 = 100·2.8/3 = 280/3
+    result = evaluate(*files, "--lang", "fr")
+    assert result["exact_match"] == exactly(200 / 3)
+    assert result["f1"] == exactly(280 / 3)
+    assert result["normalization"] == {"name": "fquad-fr", "version": "1"}
+    # en (the default): 1 → "l’empereur" vs "lempereur" (’ is not ASCII punctuation): 0
+    #     2 → [14, juillet] vs [le, 14, juillet, 1789]: c=2, p=2, t=4 → P=1, R=1/2, F1 2/3
+    #     3 → [les, paysbas] vs [aux, paysbas]: c=1, p=t=2 → P=R=1/2, F1 1/2
+    #     EM 0, F1 = 100·(2/3 + 1/2)/3 = 100·(7/6)/3 = 350/9
+    english = evaluate(*files)
+    assert english["exact_match"] == 0.0
+    assert english["f1"] == exactly(350 / 9)
+    assert english == evaluate(*files, "--lang", "en")
+    assert english["normalization"] == {"name": "squad-en", "version": "1"}
+
+
+# Word tokenizer
+
+CJK = squad(
+    ("zh1", ["北京大学"]),
+    ("ja1", ["富士山"]),
+    ("zh2", ["万里长城"]),
+    ("zh3", ["上海"]),
+)
+CJK_PREDICTIONS = {"zh1": "北京大学。", "ja1": "富士山の頂上", "zh2": "长城的历史"}
+
+
+def test_tokenizer_word_on_chinese_and_japanese(tmp_path):
+    files = write(tmp_path, "cjk.json", CJK), write(tmp_path, "pred.json", CJK_PREDICTIONS)
+    # word: each ideograph or kana is a token, Unicode punctuation (。) removed
+    #   zh1: [北, 京, 大, 学] = [北, 京, 大, 学] → EM 1, F1 1
+    #   ja1: [富, 士, 山, の, 頂, 上] vs [富, 士, 山]: c=3, p=6, t=3 → P=1/2, R=1,
+    #        F1 = 1/(3/2) = 2/3, EM 0
+    #   zh2: [长, 城, 的, 历, 史] vs [万, 里, 长, 城]: c=2, p=5, t=4 → P=2/5, R=1/2,
+    #        F1 = (2/5)/(9/10) = 4/9, EM 0
+    #   zh3: no prediction → 0
+    #   EM = 100·1/4 = 25; F1 = 100·(1 + 2/3 + 4/9)/4 = 100·(19/9)/4 = 475/9
+    result = evaluate(*files, "--tokenizer", "word")
+    assert result == {
+        "exact_match": 25.0,
+        "f1": exactly(475 / 9),
+        "total": 4,
+        "missing": 1,
+        "normalization": {"name": "word", "version": "1"},
+    }
+    # whitespace (the default): each answer is one token and 。 is not ASCII punctuation,
+    # so nothing matches at all
+    default = evaluate(*files)
+    assert (default["exact_match"], default["f1"]) == (0.0, 0.0)
+    assert evaluate(*files, "--tokenizer", "whitespace") == default
+
+
+def test_tokenizer_word_refuses_a_language(english_files):
+    with pytest.raises(CommandError, match="--tokenizer word .* leave out --lang"):
+        call_command("evaluate", *english_files, "--tokenizer", "word", "--lang", "en")
+
+
+# The whole PIAF file, against the official transcription
+
+
+def perturb(index: int, answer: str) -> str | None:
+    words = answer.split()
+    kinds = [
+        answer,
+        answer.upper(),
+        f"The {answer}",
+        " ".join(words[:-1]),
+        f"{answer} en",
+        f"« {answer} ».",
+        " ".join(reversed(words)),
+        None,
+        f"L'{answer}",
+    ]
+    return kinds[index % len(kinds)]
+
+
+def test_piaf_equals_the_official_transcription(tmp_path):
+    if not PIAF_PATH.exists():
+        message = f"{PIAF_PATH} is missing: these tests read the PIAF data from ../shared/data"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    data = json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]
+    qas = [qa for article in data for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
+    predictions = {}
+    for index, qa in enumerate(qas):
+        prediction = perturb(index, qa["answers"][0]["text"])
+        if prediction is not None:
+            predictions[qa["id"]] = prediction
+    predictions_path = write(tmp_path, "piaf-pred.json", predictions)
+
+    # PIAF's file says "version": "1.0"; it is read all the same
+    result = evaluate(str(PIAF_PATH), predictions_path)
+    with contextlib.redirect_stderr(io.StringIO()) as stderr:
+        expected = official.evaluate(data, predictions)
+    assert (result["exact_match"], result["f1"]) == (expected["exact_match"], expected["f1"])
+    # indices 7 + 9k (k = 0…425) have no prediction: 426 of 3,835
+    assert (result["total"], result["missing"]) == (3835, 426)
+    assert len(stderr.getvalue().splitlines()) == 426
+    assert 0 < result["exact_match"] < result["f1"] < 100
+
+    french = evaluate(str(PIAF_PATH), predictions_path, "--lang", "fr")
+    assert french["normalization"]["name"] == "fquad-fr"
+    assert french["exact_match"] > result["exact_match"]  # "L'…" and « » no longer count
+
+
+def test_integer_ids_are_read_as_strings(tmp_path):
+    # the earlier PIAF export has integer ids; the predictions' keys are strings in JSON
+    document = squad(("7", ["Lyon"]))
+    document["data"][0]["paragraphs"][0]["qas"][0]["id"] = 7
+    result = evaluate(write(tmp_path, "d.json", document), write(tmp_path, "p.json", {"7": "Lyon"}))
+    assert (result["exact_match"], result["f1"], result["missing"]) == (100.0, 100.0, 0)
+
+
+# Errors: a CommandError naming the file and the problem
+
+
+def test_missing_files(tmp_path, english_files):
+    dataset, predictions = english_files
+    absent = str(tmp_path / "absent.json")
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", absent, predictions)
+    assert str(error.value) == f"dataset {absent}: cannot read the file: No such file or directory"
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", dataset, absent)
+    assert str(error.value) == (
+        f"predictions {absent}: cannot read the file: No such file or directory"
+    )
+
+
+def test_invalid_json(tmp_path, english_files):
+    dataset, predictions = english_files
+    broken = write(tmp_path, "broken.json", '{"q1": "Paris",')
+    with pytest.raises(CommandError, match=rf"^dataset {re.escape(broken)}: not valid JSON: "):
+        call_command("evaluate", broken, predictions)
+    with pytest.raises(CommandError, match=rf"^predictions {re.escape(broken)}: not valid JSON: "):
+        call_command("evaluate", dataset, broken)
+
+
+def test_predictions_must_be_an_object_of_strings(tmp_path, english_files):
+    dataset, _ = english_files
+    listed = write(tmp_path, "list.json", [{"id": "q1", "answer": "Paris"}])
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", dataset, listed)
+    assert str(error.value) == (
+        f"predictions {listed}: expected an object {{question id: answer}}, found a list"
+    )
+    numeric = write(tmp_path, "numeric.json", {"q1": "Paris", "q2": 1889})
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", dataset, numeric)
+    assert str(error.value) == (
+        f"predictions {numeric}: the answer for 'q2' must be a string, found a number"
+    )
+    nested = write(tmp_path, "nested.json", {"q1": ["Paris", "France"]})
+    with pytest.raises(CommandError, match=r"the answer for 'q1' must be a string, found a list"):
+        call_command("evaluate", dataset, nested)
+
+
+def test_dataset_must_be_a_squad_document(tmp_path, english_files):
+    _, predictions = english_files
+    bare = write(tmp_path, "bare.json", [{"id": "q1"}])
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", bare, predictions)
+    assert str(error.value) == f'dataset {bare}: expected an object with a "data" list'
+
+
+def test_a_malformed_entry_is_an_error_not_skipped(tmp_path, english_files):
+    # skipping it, as the tolerant reader would, would change the total
+    _, predictions = english_files
+    document = squad(("q1", ["Paris"]), ("q1", ["Lyon"]), ("q2", ["Lille"]))
+    document["data"][0]["paragraphs"][0]["qas"][2]["answers"][0]["text"] = 12
+    path = write(tmp_path, "dup.json", document)
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", path, predictions)
+    message = str(error.value)
+    assert message.startswith(f"dataset {path}: malformed SQuAD entries: ")
+    assert "paragraph 0, qa 1 (id 'q1'): duplicate id" in message
+    assert "qa 2 (id 'q2'), answer 0: \"text\" must be a non-empty string, found 12" in message
+
+
+def test_a_question_without_answers_cannot_be_scored(tmp_path, english_files):
+    _, predictions = english_files
+    path = write(tmp_path, "test.json", squad(("q1", ["Paris"]), ("q2", []), ("q3", [])))
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", path, predictions)
+    assert str(error.value) == (
+        f"dataset {path}: 2 question(s) without any answer to compare with, e.g. 'q2' "
+        "(a held-back test split cannot be scored)"
+    )
+
+
+def test_an_empty_dataset_cannot_be_scored(tmp_path, english_files):
+    _, predictions = english_files
+    path = write(tmp_path, "empty.json", {"version": "1.1", "data": []})
+    with pytest.raises(CommandError, match=rf"^dataset {re.escape(path)}: no question to score$"):
+        call_command("evaluate", path, predictions)
