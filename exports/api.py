@@ -3,7 +3,7 @@
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -24,7 +24,7 @@ class ReleaseFileSerializer(serializers.ModelSerializer):
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
-    files = ReleaseFileSerializer(many=True, read_only=True)
+    files = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username", default=None)
 
     class Meta:
@@ -48,6 +48,12 @@ class ReleaseSerializer(serializers.ModelSerializer):
             "manifest",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(ReleaseFileSerializer(many=True))
+    def get_files(self, release):
+        """The downloadable files (the server keeps the answers it scores with apart)."""
+        shown = [item for item in release.files.all() if not item.internal]
+        return ReleaseFileSerializer(shown, many=True).data
 
 
 class ReleaseCreateSerializer(serializers.Serializer):

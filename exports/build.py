@@ -76,6 +76,7 @@ class BuiltFile:
     sha256: str
     media_type: str
     counts: dict = field(default_factory=dict)
+    internal: bool = False
 
 
 class _Hashing:
@@ -220,3 +221,28 @@ def manifest_of(*, name: str, version: str, options: ReleaseOptions, files) -> d
             for f in files
         ],
     }
+
+
+GOLD = "gold-{split}.json"
+
+
+def gold_file(directory: Path, options: ReleaseOptions, split: str) -> BuiltFile:
+    """Write {question id: [answer texts]} of a split, for scoring on the server only."""
+    selection = Selection(split=split, approved_only=options.approved_only)
+
+    def write(sink):
+        sink.write(b"{")
+        questions = 0
+        for article in export_articles(selection, with_answers=True):
+            for paragraph in article.paragraphs:
+                for question in paragraph.questions:
+                    texts = [answer.text for answer in question.answers]
+                    item = json.dumps({question.id: texts}, ensure_ascii=False)[1:-1]
+                    sink.write((", " if questions else "").encode() + item.encode())
+                    questions += 1
+        sink.write(b"}\n")
+        return {"questions": questions}
+
+    built = _write(directory, GOLD.format(split=split), "application/json", write)
+    built.internal = True
+    return built

@@ -52,6 +52,9 @@ class ReleaseFile(models.Model):
     sha256 = models.CharField(_("SHA-256"), max_length=64)
     counts = models.JSONField(_("counts"), default=dict)
     media_type = models.CharField(_("media type"), max_length=100)
+    # Kept on the server for scoring (the answers of every split, test included); never
+    # downloadable and not in the manifest.
+    internal = models.BooleanField(_("internal"), default=False)
 
     class Meta:
         verbose_name = _("release file")

@@ -8,6 +8,7 @@ whatever the killed attempt left in storage, then builds again. A done release n
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import tempfile
@@ -24,7 +25,13 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_fail, job_progress, job_start, job_succeed
-from exports.build import build_release_files, check_options, manifest_of
+from exports.build import (
+    MANIFEST,
+    build_release_files,
+    check_options,
+    gold_file,
+    manifest_of,
+)
 from exports.models import Release, ReleaseFile
 
 logger = logging.getLogger(__name__)
@@ -104,6 +111,7 @@ def _store(storage, release: Release, built) -> list[ReleaseFile]:
                 sha256=item.sha256,
                 counts=item.counts,
                 media_type=item.media_type,
+                internal=item.internal,
             )
         )
     return rows
@@ -125,8 +133,12 @@ def _build(release: Release) -> None:
             directory=Path(folder),
             report=report,
         )
-        rows = _store(storage, release, built)
-    manifest = manifest_of(name=release.name, version=release.version, options=options, files=built)
+        gold = [gold_file(Path(folder), options, split) for split in options.splits]
+        rows = _store(storage, release, built + gold)
+    listed = [item for item in built if item.name != MANIFEST]  # as in manifest.json itself
+    manifest = manifest_of(
+        name=release.name, version=release.version, options=options, files=listed
+    )
     with transaction.atomic():
         locked = Release.objects.select_for_update().get(pk=release.pk)
         if locked.is_finished:
@@ -190,7 +202,7 @@ def release_file_get(*, release: Release, name: str) -> ReleaseFile:
     """Return a file of a finished release by its name (only names the release recorded)."""
     if not release.is_finished or release.status != Release.Status.SUCCEEDED:
         raise ServiceError({"release": [_("This release is not finished.")]}, status=409)
-    found = ReleaseFile.objects.filter(release=release, name=name).first()
+    found = ReleaseFile.objects.filter(release=release, name=name, internal=False).first()
     if found is None:
         raise ServiceError({"name": [_("This release has no such file.")]}, status=404)
     return found
@@ -199,3 +211,21 @@ def release_file_get(*, release: Release, name: str) -> ReleaseFile:
 def release_file_open(release_file: ReleaseFile):
     """Open a release file for reading, from the releases storage."""
     return release_storage().open(release_file.storage_name, "rb")
+
+
+def release_gold(*, release: Release, split: str) -> dict[str, list[str]]:
+    """Return {question id: [answers]} of a finished release's split, for scoring."""
+    item = ReleaseFile.objects.filter(
+        release=release, name=f"gold-{split}.json", internal=True
+    ).first()
+    if release.status != Release.Status.SUCCEEDED or item is None:
+        raise ServiceError(
+            {
+                "split": [
+                    _("This release has no answers for the split “%(split)s”.") % {"split": split}
+                ]
+            },
+            status=409,
+        )
+    with release_file_open(item) as handle:
+        return json.load(handle)
