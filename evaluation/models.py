@@ -1,0 +1,101 @@
+"""Evaluation: leaderboard submissions, baseline runs and dataset analyses."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from core.models import Job
+
+
+class Submission(models.Model):
+    """Predictions ({question id: answer}) scored against a split of a finished release.
+
+    The answers they are scored against never leave the server (the release's internal gold
+    files); only the figures are stored and shown.
+    """
+
+    class Split(models.TextChoices):
+        DEV = "dev", _("dev")
+        TEST = "test", _("test")
+
+    release = models.ForeignKey(
+        "exports.Release", on_delete=models.CASCADE, related_name="submissions"
+    )
+    split = models.CharField(_("split"), max_length=8, choices=Split.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions"
+    )
+    label = models.CharField(_("model or team"), max_length=200)
+    exact_match = models.FloatField(_("exact match (%)"))
+    f1 = models.FloatField(_("F1 (%)"))
+    total = models.PositiveIntegerField(_("questions"))
+    normalization = models.CharField(_("normalization"), max_length=32)
+    normalization_version = models.CharField(_("normalization version"), max_length=16)
+    created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
+        ordering = ["-f1", "-exact_match", "created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.label} · {self.split} · F1 {self.f1:.1f}"
+
+
+class BaselineRun(Job):
+    """A baseline scored on a release: lexical (CPU), fine-tuned or evaluate-only (GPU worker),
+    or a model served over HTTP by the MRQA predict-server protocol."""
+
+    class Kind(models.TextChoices):
+        LEXICAL = "lexical", _("sliding window (lexical, CPU)")
+        FINETUNE = "finetune", _("fine-tune a transformer, then evaluate")
+        EVALUATE = "evaluate", _("evaluate a fine-tuned transformer")
+        HTTP = "http", _("a model served over HTTP (MRQA protocol)")
+
+    release = models.ForeignKey(
+        "exports.Release", on_delete=models.CASCADE, related_name="baseline_runs"
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    model = models.CharField(_("model (hub name, local path or URL)"), max_length=500, blank=True)
+    hyperparameters = models.JSONField(_("hyper-parameters"), default=dict, blank=True)
+    device = models.CharField(_("device"), max_length=100, blank=True)
+    metrics = models.JSONField(_("scores per split"), default=dict, blank=True)
+    breakdown = models.JSONField(_("scores per question and answer type"), default=dict, blank=True)
+    log = models.TextField(_("log"), blank=True)
+    checkpoint = models.CharField(_("checkpoint folder"), max_length=500, blank=True)
+    normalization = models.CharField(_("normalization"), max_length=32, blank=True)
+    normalization_version = models.CharField(_("normalization version"), max_length=16, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta(Job.Meta):
+        verbose_name = _("baseline run")
+        verbose_name_plural = _("baseline runs")
+
+    def __str__(self):
+        return f"{self.get_kind_display()} · {self.model or '—'}"
+
+
+class DatasetAnalysis(Job):
+    """Answer types (spaCy) and other figures of the corpus, computed by a background job."""
+
+    results = models.JSONField(_("results"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta(Job.Meta):
+        verbose_name = _("dataset analysis")
+        verbose_name_plural = _("dataset analyses")
+
+    def __str__(self):
+        return f"analysis {self.pk} ({self.status})"
