@@ -12,6 +12,7 @@ from annotation.api import (
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api import HumanPerformanceView
+from evaluation.baseline_api import BaselineRunViewSet
 from exports.api import ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
@@ -23,6 +24,7 @@ router.register("articles", ArticleViewSet, basename="article")
 router.register("paragraphs", ParagraphViewSet, basename="paragraph")
 router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")
 router.register("releases", ReleaseViewSet, basename="release")
+router.register("baseline-runs", BaselineRunViewSet, basename="baseline-run")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),

@@ -1,0 +1,108 @@
+"""The dataset analysis job: the figures of the FQuAD paper's analysis section, per split.
+
+Question types, answer types (spaCy French, `evaluation.answer_types`), question and answer
+lengths in words, and the lexical overlap between a question and its paragraph (the share of
+the question's words found in the paragraph). Rejected questions are left out, as in releases.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotation.models import Answer, Question, QuestionType
+from core.jobs import job_enqueue, job_run
+from corpus.models import Split
+from evaluation.models import DatasetAnalysis
+
+WORD = re.compile(r"\w+")
+OVERLAP_BUCKETS = ((0, 20), (20, 40), (40, 60), (60, 80), (80, 101))
+LENGTH_BUCKETS = ((1, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 10_000))
+
+
+def analysis_start(*, created_by=None) -> DatasetAnalysis:
+    """Record an analysis and send it to the default queue."""
+    from evaluation.tasks import analysis_task
+
+    with transaction.atomic():
+        analysis = DatasetAnalysis.objects.create(created_by=created_by)
+        job_enqueue(job=analysis, task=analysis_task, queue="default")
+    return analysis
+
+
+def _words(text: str) -> list[str]:
+    return WORD.findall(text.lower())
+
+
+def overlap(question: str, paragraph: str) -> float:
+    """Return the share (%) of the question's words that also occur in the paragraph."""
+    words = _words(question)
+    if not words:
+        return 0.0
+    vocabulary = set(_words(paragraph))
+    return 100.0 * sum(word in vocabulary for word in words) / len(words)
+
+
+def _buckets(values, edges) -> list[dict]:
+    total = len(values) or 1
+    rows = []
+    for low, high in edges:
+        count = sum(low <= v < high for v in values)
+        rows.append({"low": low, "high": high, "count": count, "share": 100.0 * count / total})
+    return rows
+
+
+def _summary(values) -> dict:
+    if not values:
+        return {"mean": None, "median": None}
+    return {"mean": statistics.mean(values), "median": statistics.median(values)}
+
+
+def _split_figures(split: str) -> dict:
+    from evaluation.answer_types import answer_types
+
+    questions = (
+        Question.objects.filter(paragraph__article__split=split)
+        .exclude(status=Question.Status.REJECTED)
+        .values_list("pk", "text", "question_type", "paragraph__text")
+    )
+    rows = list(questions.iterator(chunk_size=2000))
+    answers = Answer.objects.filter(
+        question__in=[r[0] for r in rows], kind=Answer.Kind.ORIGINAL, misaligned=False
+    ).values_list("question_id", "answer_start", "text")
+    originals = {pk: (start, text) for pk, start, text in answers}
+    spans = [(r[3], *originals[r[0]]) for r in rows if r[0] in originals]
+    types = Counter(str(t.value) for t in answer_types(spans))
+    question_lengths = [len(_words(r[1])) for r in rows]
+    answer_lengths = [len(_words(text)) for _c, _s, text in spans]
+    overlaps = [overlap(r[1], r[3]) for r in rows]
+    kinds = Counter(r[2] for r in rows)
+    total = len(rows) or 1
+    return {
+        "questions": len(rows),
+        "question_types": {t: 100.0 * kinds[t] / total for t in QuestionType.values},
+        "answer_types": {t: 100.0 * n / (len(spans) or 1) for t, n in sorted(types.items())},
+        "question_length": _summary(question_lengths)
+        | {"buckets": _buckets(question_lengths, LENGTH_BUCKETS)},
+        "answer_length": _summary(answer_lengths)
+        | {"buckets": _buckets(answer_lengths, LENGTH_BUCKETS)},
+        "overlap": _summary(overlaps) | {"buckets": _buckets(overlaps, OVERLAP_BUCKETS)},
+    }
+
+
+def _work(analysis: DatasetAnalysis, report) -> str:
+    results = {"splits": {}, "computed_at": timezone.now().isoformat()}
+    for i, split in enumerate(Split.values):
+        report(int(100 * i / len(Split.values)), split)
+        results["splits"][split] = _split_figures(split)
+    DatasetAnalysis.objects.filter(pk=analysis.pk).update(results=results)
+    counts = ", ".join(f"{s} {f['questions']}" for s, f in results["splits"].items())
+    return f"Questions analysed: {counts}."
+
+
+def analysis_execute(*, analysis: DatasetAnalysis) -> None:
+    job_run(analysis, _work)

@@ -1,0 +1,295 @@
+"""Baseline runs as jobs: score a model on a release's dev and test splits, beside humans.
+
+Kinds: `lexical` (the sliding-window floor, CPU, queue default), `http` (a model served by the
+MRQA predict-server protocol, queue default), `finetune` and `evaluate` (a transformers model,
+trained on the release's train split then evaluated, or evaluated as it is; queue gpu, needs
+the `gpu` extra). Every kind ends the same way: predictions per split, EM and F1 with the
+release's normalization, and the same figures per question type and per answer type.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from core.errors import ServiceError
+from core.jobs import job_enqueue, job_run
+from evaluation.models import BaselineRun
+from evaluation.release_data import (
+    question_types,
+    release_examples,
+    release_gold_answers,
+    release_normalization,
+)
+from evaluation.scoring import score_by, score_split
+from exports.models import Release
+
+SCORED_SPLITS = ("dev", "test")
+GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
+
+# name: (type, lowest, highest) of the hyper-parameters an admin may set; defaults are the
+# FQuAD paper's (TrainConfig).
+HYPERPARAMETERS = {
+    "epochs": (int, 1, 50),
+    "learning_rate": (float, 1e-7, 1.0),
+    "warmup_ratio": (float, 0.0, 0.99),
+    "weight_decay": (float, 0.0, 1.0),
+    "batch_size": (int, 1, 1024),
+    "eval_batch_size": (int, 1, 4096),
+    "max_length": (int, 32, 4096),
+    "stride": (int, 0, 2048),
+    "max_steps": (int, 1, 10_000_000),
+    "seed": (int, 0, 2**31 - 1),
+    "max_answer_tokens": (int, 1, 512),
+}
+
+
+def _check_hyperparameters(values) -> dict:
+    if not isinstance(values, dict):
+        raise ServiceError({"hyperparameters": [_("An object of settings.")]})
+    errors, clean = [], {}
+    for name, value in values.items():
+        if name not in HYPERPARAMETERS:
+            errors.append(_("Unknown setting “%(name)s”.") % {"name": name})
+            continue
+        kind, low, high = HYPERPARAMETERS[name]
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if kind is int:
+            ok = ok and float(value).is_integer()
+        if not ok or not low <= value <= high:
+            errors.append(
+                _("%(name)s: a number from %(low)s to %(high)s.")
+                % {"name": name, "low": low, "high": high}
+            )
+            continue
+        clean[name] = kind(value)
+    if errors:
+        raise ServiceError({"hyperparameters": errors})
+    return clean
+
+
+def _check_model(kind: str, model: str) -> str:
+    model = (model or "").strip()
+    if kind == BaselineRun.Kind.LEXICAL:
+        return ""
+    if not model or len(model) > 500:
+        raise ServiceError({"model": [_("Give the model: a local folder, a hub name or a URL.")]})
+    if kind == BaselineRun.Kind.HTTP:
+        parts = urlsplit(model)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ServiceError({"model": [_("An http:// or https:// address of the server.")]})
+    return model
+
+
+def baseline_run_record(
+    *, release: Release, kind: str, model: str = "", hyperparameters=None, created_by=None
+) -> BaselineRun:
+    """Check the settings and record a pending baseline run (not sent to any queue)."""
+    if kind not in BaselineRun.Kind.values:
+        raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
+    if release.status != Release.Status.SUCCEEDED:
+        raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
+    model = _check_model(kind, model)
+    clean = _check_hyperparameters(hyperparameters or {})
+    if kind == BaselineRun.Kind.FINETUNE and "train" not in release.options.get("splits", []):
+        raise ServiceError({"release": [_("Fine-tuning needs a release with a train split.")]})
+    return BaselineRun.objects.create(
+        release=release, kind=kind, model=model, hyperparameters=clean, created_by=created_by
+    )
+
+
+def baseline_run_start(
+    *, release: Release, kind: str, model: str = "", hyperparameters=None, created_by=None
+) -> BaselineRun:
+    """Record a baseline run and send it to its queue (gpu for transformers, else default)."""
+    from evaluation.tasks import baseline_task, gpu_baseline_task
+
+    with transaction.atomic():
+        run = baseline_run_record(
+            release=release,
+            kind=kind,
+            model=model,
+            hyperparameters=hyperparameters,
+            created_by=created_by,
+        )
+        gpu = kind in GPU_KINDS
+        job_enqueue(
+            job=run,
+            task=gpu_baseline_task if gpu else baseline_task,
+            queue="gpu" if gpu else "default",
+        )
+    return run
+
+
+def _append_log(run: BaselineRun, line: str) -> None:
+    run.log = f"{run.log}{line}\n"[-100_000:]
+    BaselineRun.objects.filter(pk=run.pk).update(log=run.log)
+
+
+def _scored_splits(release: Release) -> list[str]:
+    return [s for s in SCORED_SPLITS if s in release.options.get("splits", [])]
+
+
+def _predict_lexical(run, split, examples, report):
+    from evaluation.baselines.lexical import predict_all
+
+    return predict_all(examples)
+
+
+def _mrqa_contexts(examples) -> list[dict]:
+    """Return the examples as MRQA context records (spaCy tokens), as the protocol sends them."""
+    from exports.formats.mrqa import MrqaWriter
+    from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
+
+    by_context: dict[str, list] = {}
+    for example in examples:
+        by_context.setdefault(example["context"], []).append(
+            ExportQuestion(id=example["id"], question=example["question"])
+        )
+    articles = [
+        ExportArticle(
+            title="",
+            paragraphs=[ExportParagraph(context=c, questions=q) for c, q in by_context.items()],
+        )
+    ]
+    buffer = io.BytesIO()
+    MrqaWriter(dataset="baseline", split="eval", include_answers=False).write(articles, buffer)
+    lines = gzip.decompress(buffer.getvalue()).decode().splitlines()
+    return [json.loads(line) for line in lines[1:]]
+
+
+def _predict_http(run, split, examples, report):
+    from evaluation.baselines.mrqa_client import predict_over_http
+
+    return predict_over_http(run.model, _mrqa_contexts(examples))
+
+
+def _score(run, split, examples, predictions, norm) -> tuple[dict, dict]:
+    from evaluation.answer_types import answer_types
+
+    gold = release_gold_answers(run.release, split)
+    predicted = {k: v for k, v in predictions.items() if k in gold}
+    metrics = score_split(gold, predicted, norm)
+    qtypes = question_types(gold)
+    firsts = [
+        (e["context"], e["answers"]["answer_start"][0], e["answers"]["text"][0])
+        for e in examples
+        if e["answers"]["text"]
+    ]
+    ids = [e["id"] for e in examples if e["answers"]["text"]]
+    atypes = dict(zip(ids, [str(t.value) for t in answer_types(firsts)], strict=True))
+    breakdown = {
+        "question_type": score_by(gold, predicted, norm, qtypes),
+        "answer_type": score_by(gold, predicted, norm, atypes),
+    }
+    return metrics, breakdown
+
+
+def _gold_examples(run, split) -> list[dict]:
+    """Return the split's examples with the gold answers (test answers may be held back)."""
+    examples = release_examples(run.release, split)
+    if any(e["answers"]["text"] for e in examples):
+        return examples
+    # Held back: the contexts hold the answer texts; answer types need an offset, so find it.
+    gold = release_gold_answers(run.release, split)
+    for e in examples:
+        texts = gold.get(e["id"], [])
+        starts = [e["context"].find(t) for t in texts]
+        e["answers"] = {
+            "text": [t for t, s in zip(texts, starts, strict=True) if s >= 0],
+            "answer_start": [s for s in starts if s >= 0],
+        }
+    return examples
+
+
+def _transformers_model(run, report):
+    """Return (model, tokenizer, config) for a finetune/evaluate run, trained if asked."""
+    try:
+        from evaluation.baselines import qa
+    except ImportError as error:
+        raise RuntimeError(
+            "torch and transformers are not installed on this worker: install the project's "
+            "`gpu` extra on the machine that consumes the gpu queue"
+        ) from error
+    from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+
+    config = qa.TrainConfig(**run.hyperparameters)
+    tokenizer = AutoTokenizer.from_pretrained(run.model)
+    model = AutoModelForQuestionAnswering.from_pretrained(run.model)
+    if run.kind == BaselineRun.Kind.FINETUNE:
+        train_examples = [e for e in release_examples(run.release, "train") if e["answers"]["text"]]
+
+        def progress(step):
+            message = (
+                f"step {step.step}/{step.total_steps} · loss {step.loss:.4f} · "
+                f"{step.sequences_per_second:.1f} sequences/s"
+            )
+            report(int(70 * step.step / max(step.total_steps, 1)), message)
+            _append_log(run, message)
+
+        summary = qa.train(model, tokenizer, train_examples, config, progress=progress)
+        _append_log(run, f"trained: {json.dumps(summary)}")
+        folder = Path(settings.VAR_DIR) / "models" / f"baseline-{run.pk}"
+        qa.save_checkpoint(model, tokenizer, folder)
+        BaselineRun.objects.filter(pk=run.pk).update(checkpoint=str(folder))
+    return model, tokenizer, config, qa
+
+
+def _device_name() -> str:
+    try:
+        import torch
+    except ImportError:
+        return "cpu"
+    if torch.cuda.is_available():
+        return torch.cuda.get_device_name(0)
+    return "cpu"
+
+
+def _work(run: BaselineRun, report) -> str:
+    norm = release_normalization(run.release)
+    splits = _scored_splits(run.release)
+    if not splits:
+        raise RuntimeError("the release has neither a dev nor a test split to score")
+    predict = {BaselineRun.Kind.LEXICAL: _predict_lexical, BaselineRun.Kind.HTTP: _predict_http}
+    if run.kind in GPU_KINDS:
+        model, tokenizer, config, qa = _transformers_model(run, report)
+
+        def transformers_predict(run, split, examples, report):
+            return qa.predict(model, tokenizer, examples, config)
+
+        predict_split = transformers_predict
+        device = _device_name()
+    else:
+        predict_split = predict[run.kind]
+        device = "cpu" if run.kind == BaselineRun.Kind.LEXICAL else "remote"
+    metrics, breakdown = {}, {}
+    for i, split in enumerate(splits):
+        report(70 + int(30 * i / len(splits)), f"{split}: predicting")
+        examples = _gold_examples(run, split)
+        predictions = predict_split(run, split, examples, report)
+        metrics[split], breakdown[split] = _score(run, split, examples, predictions, norm)
+        _append_log(
+            run, f"{split}: EM {metrics[split]['exact_match']:.2f}, F1 {metrics[split]['f1']:.2f}"
+        )
+    BaselineRun.objects.filter(pk=run.pk).update(
+        metrics=metrics,
+        breakdown=breakdown,
+        device=device,
+        normalization=norm.name,
+        normalization_version=norm.version,
+    )
+    return "; ".join(
+        f"{s}: F1 {m['f1']:.1f} / EM {m['exact_match']:.1f}" for s, m in metrics.items()
+    )
+
+
+def baseline_run_execute(*, run: BaselineRun) -> None:
+    """Run the baseline as its job (a redelivered task for a finished run does nothing)."""
+    job_run(run, _work)

@@ -1,0 +1,78 @@
+from core.commands import PlatformCommand
+from core.errors import ServiceError
+from evaluation.baselines.runs import (
+    baseline_run_execute,
+    baseline_run_record,
+    baseline_run_start,
+)
+from evaluation.models import BaselineRun
+from exports.models import Release
+
+HYPERPARAMETER_OPTIONS = (
+    "epochs",
+    "learning_rate",
+    "batch_size",
+    "max_length",
+    "stride",
+    "max_steps",
+    "seed",
+)
+
+
+class Command(PlatformCommand):
+    help = (
+        "Score a baseline on a release's dev and test splits: fine-tune a transformers model "
+        "(the FQuAD paper's hyper-parameters by default), evaluate one as it is, the lexical "
+        "sliding window, or a model served over HTTP (MRQA protocol). Runs in this process, "
+        "or on the workers with --queue."
+    )
+
+    def add_command_arguments(self, parser):
+        parser.add_argument("--release", type=int, required=True, help="Release id.")
+        parser.add_argument("--model", default="", help="Local folder, hub name or http URL.")
+        parser.add_argument(
+            "--kind", choices=BaselineRun.Kind.values, default=BaselineRun.Kind.FINETUNE
+        )
+        parser.add_argument("--epochs", type=int)
+        parser.add_argument("--lr", dest="learning_rate", type=float)
+        parser.add_argument("--batch-size", dest="batch_size", type=int)
+        parser.add_argument("--max-length", dest="max_length", type=int)
+        parser.add_argument("--stride", type=int)
+        parser.add_argument("--max-steps", dest="max_steps", type=int)
+        parser.add_argument("--seed", type=int)
+        parser.add_argument("--queue", action="store_true", help="Send it to the workers.")
+
+    def run(self, *, release, model, kind, queue, **options):
+        found = Release.objects.filter(pk=release).first()
+        if found is None:
+            raise ServiceError({"release": [f"No release {release}."]}, status=404)
+        settings = {n: options[n] for n in HYPERPARAMETER_OPTIONS if options.get(n) is not None}
+        arguments = {"release": found, "kind": kind, "model": model, "hyperparameters": settings}
+        if queue:
+            run = baseline_run_start(**arguments)
+        else:
+            run = baseline_run_record(**arguments)
+            baseline_run_execute(run=run)
+        run.refresh_from_db()
+        return {
+            "id": run.pk,
+            "kind": run.kind,
+            "status": run.status,
+            "metrics": run.metrics,
+            "device": run.device,
+            "error": run.error,
+            "normalization": {"name": run.normalization, "version": run.normalization_version},
+        }
+
+    def summary(self, result):
+        lines = [f"Baseline run {result['id']} ({result['kind']}): {result['status']}"]
+        if result["error"]:
+            lines.append(f"  {result['error']}")
+        for split, figures in result["metrics"].items():
+            lines.append(
+                f"  {split}: F1 {figures['f1']:.2f}, EM {figures['exact_match']:.2f} "
+                f"over {figures['total']} questions"
+            )
+        if result["device"]:
+            lines.append(f"  device: {result['device']}")
+        return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""Read a finished release back as examples: what baselines train on and are scored against.
+
+Contexts and questions come from the release's HF JSONL or SQuAD file; the answers of dev and
+test come from its internal gold file (test answers may be held back in the public files).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+
+from annotation.models import Question
+from core.errors import ServiceError
+from corpus.models import Article
+from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization
+from exports.formats.squad import read_squad
+from exports.models import Release
+from exports.services import release_file_open, release_gold
+
+
+def _file(release: Release, name: str):
+    return release.files.filter(name=name, internal=False).first()
+
+
+def release_examples(release: Release, split: str) -> list[dict]:
+    """Return the split's examples, HF style: id, title, context, question, answers."""
+    hf = _file(release, f"hf-{split}.jsonl")
+    if hf is not None:
+        with release_file_open(hf) as handle:
+            return [json.loads(line) for line in handle]
+    squad = _file(release, f"squad-{split}.json")
+    if squad is None:
+        raise ServiceError(
+            {
+                "release": [
+                    _("The release has no SQuAD or HF JSONL file for %(split)s.") % {"split": split}
+                ]
+            },
+            status=409,
+        )
+    with release_file_open(squad) as handle:
+        return [
+            {
+                "id": q.id,
+                "title": article.title,
+                "context": paragraph.context,
+                "question": q.question,
+                "answers": {
+                    "text": [a.text for a in q.answers],
+                    "answer_start": [a.answer_start for a in q.answers],
+                },
+            }
+            for article in read_squad(handle)
+            for paragraph in article.paragraphs
+            for q in paragraph.questions
+        ]
+
+
+def release_gold_answers(release: Release, split: str) -> dict[str, list[str]]:
+    return release_gold(release=release, split=split)
+
+
+def release_normalization(release: Release) -> Normalization:
+    """Return the normalization for the corpus's main language (FQuAD's for French).
+
+    Releases hold one language in practice; the language with the most questions decides.
+    """
+    language = (
+        Article.objects.filter(paragraphs__questions__isnull=False)
+        .values("language")
+        .annotate(n=Count("paragraphs__questions"))
+        .order_by("-n")
+        .values_list("language", flat=True)
+        .first()
+    )
+    if language and language.split("-")[0] == "fr":
+        return FQUAD_FR
+    if language and language.split("-")[0] == "en":
+        return SQUAD_EN
+    return WORD if language else FQUAD_FR
+
+
+def question_types(ids) -> dict[str, str]:
+    """Return {export id: question type} of released question ids (imported ids or uuids)."""
+    ids = list(ids)
+    uuids = [i for i in ids if len(i) == 36 and i.count("-") == 4]
+    rows = Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids)).values_list(
+        "source_id", "uuid", "question_type"
+    )
+    return {(source or str(uuid)): qtype for source, uuid, qtype in rows}

@@ -1,0 +1,160 @@
+"""Results and analysis pages for admins: baselines beside humans, and the dataset's figures."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import role_required
+from accounts.roles import Role
+from annotation.models import QuestionType
+from core.errors import ServiceError
+from core.views import job_status_response
+from corpus.views import bar_chart
+from evaluation.analysis import analysis_start
+from evaluation.baselines.runs import baseline_run_start
+from evaluation.human import human_performance_report
+from evaluation.models import BaselineRun, DatasetAnalysis
+from exports.models import Release
+
+admin_only = role_required(Role.ADMIN)
+
+ANSWER_TYPE_LABELS = {  # the FQuAD paper's answer types
+    "date": gettext_lazy("date"),
+    "number": gettext_lazy("other number"),
+    "person": gettext_lazy("person"),
+    "place": gettext_lazy("place"),
+    "other_entity": gettext_lazy("other proper noun"),
+    "common_noun": gettext_lazy("common noun"),
+    "verb": gettext_lazy("verb"),
+    "adjective": gettext_lazy("adjective"),
+    "other": gettext_lazy("other"),
+}
+
+
+def _label(run: BaselineRun) -> str:
+    name = run.model.rstrip("/").rsplit("/", 1)[-1] if run.model else run.get_kind_display()
+    return f"#{run.pk} {name}"[:40]
+
+
+def _charts(runs, human) -> list[dict]:
+    charts = []
+    for split in ("dev", "test"):
+        items = []
+        if human.get(split, {}).get("f1") is not None:
+            items.append((_("humans"), round(human[split]["f1"], 1)))
+        items += [(_label(r), round(r.metrics[split]["f1"], 1)) for r in runs if split in r.metrics]
+        if items:
+            charts.append(bar_chart(_("F1 on %(split)s") % {"split": split}, items))
+    return charts
+
+
+def _breakdown_rows(runs, key: str, labels: dict) -> list[dict]:
+    rows = []
+    for value, label in labels.items():
+        cells = []
+        for run in runs:
+            for split in ("dev", "test"):
+                figures = run.breakdown.get(split, {}).get(key, {}).get(value)
+                cells.append(None if figures is None else figures["f1"])
+        shares = [
+            run.breakdown.get(split, {}).get(key, {}).get(value, {}).get("share")
+            for run in runs[:1]
+            for split in ("dev", "test")
+        ]
+        if any(c is not None for c in cells):
+            rows.append({"label": label, "cells": cells, "shares": shares})
+    return rows
+
+
+@admin_only
+@require_http_methods(["GET", "POST"])
+def results_page(request):
+    releases = Release.objects.filter(status=Release.Status.SUCCEEDED)
+    release = None
+    if request.GET.get("release"):
+        try:
+            release = get_object_or_404(releases, pk=int(request.GET["release"]))
+        except ValueError:
+            raise Http404 from None
+    elif releases:
+        release = releases.first()
+    if request.method == "POST" and release is not None:
+        return _start_run(request, release)
+    runs = list(release.baseline_runs.order_by("-created_at")) if release else []
+    done = [r for r in runs if r.status == BaselineRun.Status.SUCCEEDED]
+    human = human_performance_report()["splits"]
+    context = {
+        "releases": releases,
+        "release": release,
+        "runs": runs,
+        "done": done,
+        "human": human,
+        "charts": _charts(done, human),
+        "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
+        "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
+        "kinds": BaselineRun.Kind.choices,
+    }
+    return render(request, "evaluation/results.html", context)
+
+
+def _start_run(request, release):
+    hyperparameters = {}
+    for name in ("epochs", "max_steps"):
+        if request.POST.get(name):
+            try:
+                hyperparameters[name] = int(request.POST[name])
+            except ValueError:
+                hyperparameters[name] = request.POST[name]
+    try:
+        run = baseline_run_start(
+            release=release,
+            kind=request.POST.get("kind", ""),
+            model=request.POST.get("model", ""),
+            hyperparameters=hyperparameters,
+            created_by=request.user,
+        )
+    except ServiceError as error:
+        messages.error(request, error.summary())
+    else:
+        messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
+    return redirect(f"{request.path}?release={release.pk}")
+
+
+@admin_only
+def baseline_run_status(request, pk: int):
+    return job_status_response(request, get_object_or_404(BaselineRun, pk=pk))
+
+
+@admin_only
+def analysis_page(request):
+    latest = DatasetAnalysis.objects.order_by("-created_at", "-pk").first()
+    done = (
+        DatasetAnalysis.objects.filter(status=DatasetAnalysis.Status.SUCCEEDED)
+        .order_by("-finished_at", "-pk")
+        .first()
+    )
+    splits = done.results.get("splits", {}) if done else {}
+    context = {
+        "latest": latest,
+        "done": done,
+        "splits": splits,
+        "question_types": dict(QuestionType.choices),
+        "answer_types": ANSWER_TYPE_LABELS,
+    }
+    return render(request, "evaluation/analysis.html", context)
+
+
+@admin_only
+@require_POST
+def analysis_start_view(request):
+    analysis_start(created_by=request.user)
+    messages.success(request, _("The analysis is queued; this page shows it when it is done."))
+    return redirect("evaluation:analysis")
+
+
+@admin_only
+def analysis_status(request, pk: int):
+    return job_status_response(request, get_object_or_404(DatasetAnalysis, pk=pk))

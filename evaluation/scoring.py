@@ -1,0 +1,31 @@
+"""Score predictions of a release split, overall and broken down by question and answer type."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+from evaluation.metrics import Normalization, score
+
+
+def score_split(
+    gold: Mapping[str, list[str]], predictions: Mapping[str, str], norm: Normalization
+) -> dict:
+    """Return {"exact_match", "f1", "total", "missing"} of predictions against the gold answers."""
+    return score(gold, predictions, norm)
+
+
+def score_by(
+    gold: Mapping[str, list[str]],
+    predictions: Mapping[str, str],
+    norm: Normalization,
+    category: Mapping[str, str],
+) -> dict[str, dict]:
+    """Return the scores per category (question type, answer type…) of each question id."""
+    groups: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for question_id, answers in gold.items():
+        groups[category.get(question_id, "other")][question_id] = answers
+    return {
+        name: score(subset, predictions, norm) | {"share": 100.0 * len(subset) / len(gold)}
+        for name, subset in sorted(groups.items())
+    }

@@ -1,0 +1,35 @@
+from celery import shared_task
+
+from evaluation.models import BaselineRun
+
+
+def _run(job_pk: int) -> None:
+    from evaluation.baselines.runs import baseline_run_execute
+
+    run = BaselineRun.objects.filter(pk=job_pk).first()
+    if run is None or run.is_finished:
+        return
+    baseline_run_execute(run=run)
+
+
+@shared_task(acks_late=True)
+def baseline_task(*, job_pk: int) -> None:
+    """Lexical and HTTP baselines (queue default)."""
+    _run(job_pk)
+
+
+@shared_task(acks_late=True)
+def gpu_baseline_task(*, job_pk: int) -> None:
+    """Transformers baselines (routed to queue gpu by the name's `gpu_` prefix)."""
+    _run(job_pk)
+
+
+@shared_task(acks_late=True)
+def analysis_task(*, job_pk: int) -> None:
+    from evaluation.analysis import analysis_execute
+    from evaluation.models import DatasetAnalysis
+
+    analysis = DatasetAnalysis.objects.filter(pk=job_pk).first()
+    if analysis is None or analysis.is_finished:
+        return
+    analysis_execute(analysis=analysis)
