@@ -269,6 +269,9 @@ SPECTACULAR_SETTINGS = {
         "ReleaseReasonEnum": "annotation.models.Lease.Reason",
         "RejectReasonEnum": "annotation.models.RejectReason",
         "SplitEnum": "corpus.models.Split",
+        "LeaseKindEnum": "annotation.models.Lease.Kind",
+        "CampaignKindEnum": "annotation.models.Campaign.Kind",
+        "BaselineKindEnum": "evaluation.models.BaselineRun.Kind",
     },
 }
 
