@@ -11,9 +11,9 @@ from annotation.api import (
 )
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
-from evaluation.api import HumanPerformanceView
+from evaluation.api import HumanPerformanceView, SubmissionsView
 from evaluation.baseline_api import BaselineRunViewSet
-from exports.api import ReleaseViewSet
+from exports.api import ReleaseFileView, ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
@@ -27,11 +27,19 @@ router.register("releases", ReleaseViewSet, basename="release")
 router.register("baseline-runs", BaselineRunViewSet, basename="baseline-run")
 
 urlpatterns = [
+    # Before the router: its format-suffix routes would read "hf-dev.jsonl" as name + format.
+    path(
+        "releases/<int:pk>/files/<str:name>",
+        ReleaseFileView.as_view(),
+        name="release-file",
+    ),
+    path("releases/<int:pk>/files/<str:name>/", ReleaseFileView.as_view()),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
     path("users/import/", UsersImportView.as_view(), name="users-import"),
     path("quality/", QualityView.as_view(), name="quality"),
     path("annotators/<str:pk>/pause/", AnnotatorPauseView.as_view(), name="annotator-pause"),
     path("human-performance/", HumanPerformanceView.as_view(), name="human-performance"),
+    path("submissions/", SubmissionsView.as_view(), name="submissions"),
     *router.urls,
 ]

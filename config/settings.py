@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from config.env import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = Env()
+# A rate as DRF's throttles read it: requests per second, minute, hour or day (first letter).
+RATE = re.compile(r"^[1-9][0-9]*/(?:s|sec|second|m|min|minute|h|hour|d|day)$")
 
 try:
     VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
@@ -74,6 +77,15 @@ try:
     RELEASES_S3_REGION = env.str("RELEASES_S3_REGION", "")
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
+    # Leaderboard: the largest request body of a submission, and how often one user may submit.
+    SUBMISSION_MAX_MB = env.int("SUBMISSION_MAX_MB", 20, minimum=1, maximum=1024)
+    SUBMISSIONS_RATE = env.str("SUBMISSIONS_RATE", "20/hour")
+    if not RATE.match(SUBMISSIONS_RATE):
+        raise EnvError(
+            "SUBMISSIONS_RATE",
+            f"expected a number of requests per second, minute, hour or day, like 20/hour, "
+            f"got {SUBMISSIONS_RATE!r}",
+        )
 except EnvError as error:
     raise ImproperlyConfigured(f"Bad environment variable {error}") from None
 
@@ -177,6 +189,14 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# The leaderboard refuses a submission over SUBMISSION_MAX_MB itself (413, from Content-Length,
+# before the body is read). Django's own limit must not be lower, or a valid submission would
+# be refused by whichever part of Django reads the body first (a form-encoded or multipart
+# request, or a middleware reading request.body), with a bare 400. It is one global setting:
+# every other form may then also hold that much in memory, so the reverse proxy's body limit
+# (nginx client_max_body_size) should be set to the same value.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, SUBMISSION_MAX_MB * 1024 * 1024)
+
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns at start-up when it is missing
@@ -249,7 +269,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    "DEFAULT_THROTTLE_RATES": {"auth": "20/minute"},
+    "DEFAULT_THROTTLE_RATES": {"auth": "20/minute", "submissions": SUBMISSIONS_RATE},
     # The client address for rate limits: REMOTE_ADDR, or the proxy's X-Forwarded-For entry.
     "NUM_PROXIES": 1 if BEHIND_PROXY else 0,
 }

@@ -7,6 +7,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
@@ -104,11 +105,6 @@ class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
     def resume(self, request, pk=None):
         return Response(ReleaseSerializer(release_resume(release=self.get_object())).data)
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
-    @action(detail=True, methods=["get"], url_path=r"files/(?P<name>[A-Za-z0-9._-]+)")
-    def files(self, request, pk=None, name=None):
-        return download(self.get_object(), name)
-
     @extend_schema(
         parameters=[OpenApiParameter("against", OpenApiTypes.INT, required=True)],
         responses=OpenApiTypes.OBJECT,
@@ -121,3 +117,16 @@ class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
         if old is None:
             raise ServiceError({"against": [_("No such release.")]}, status=404)
         return Response(release_diff(old=old, new=self.get_object()))
+
+
+class ReleaseFileView(APIView):
+    """Admins only: download one file of a finished release, as an attachment."""
+
+    permission_classes = [IsPlatformAdmin]
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request, pk: int, name: str):
+        release = Release.objects.filter(pk=pk).first()
+        if release is None:
+            raise ServiceError({"release": [_("No such release.")]}, status=404)
+        return download(release, name)

@@ -123,7 +123,7 @@ def _data_file(directory: Path, options: ReleaseOptions, name: str, split: str, 
 
 
 def _history_lines(options: ReleaseOptions):
-    """Yield one JSON line per released question that has a history beyond its first version."""
+    """Yield one JSON line per released question: its versions and its reviews."""
     for split in options.splits:
         selection = Selection(split=split, approved_only=options.approved_only)
         ids = selected_questions(selection).values_list("pk", flat=True)

@@ -351,7 +351,7 @@ def _positions(entries: list[tuple[Paragraph, ExportQuestion]]) -> list[int]:
 
 
 def _question_row(campaign, paragraph, question: ExportQuestion, author, position) -> Question:
-    text = " ".join(question.question.split())
+    text = question.question  # verbatim: a dataset continued here must come back as it was
     return Question(
         campaign=campaign,
         paragraph=paragraph,

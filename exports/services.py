@@ -36,8 +36,9 @@ from exports.models import Release, ReleaseFile
 
 logger = logging.getLogger(__name__)
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,31}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+_-]{0,31}")
+FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 STALE_AFTER = timedelta(minutes=15)
 
 
@@ -47,9 +48,9 @@ def release_storage():
 
 def _check_identity(name, version, description) -> dict:
     errors = {}
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         errors["name"] = [_("Letters, digits, “.”, “_” and “-”, at most 100, like fquad-1.1.")]
-    if not isinstance(version, str) or not VERSION.match(version):
+    if not isinstance(version, str) or not VERSION.fullmatch(version):
         errors["version"] = [_("Letters, digits, “.”, “+”, “_” and “-”, at most 32, like 1.1.")]
     if not isinstance(description, str) or len(description) > 5000:
         errors["description"] = [_("At most 5,000 characters of text.")]
@@ -202,6 +203,8 @@ def release_file_get(*, release: Release, name: str) -> ReleaseFile:
     """Return a file of a finished release by its name (only names the release recorded)."""
     if not release.is_finished or release.status != Release.Status.SUCCEEDED:
         raise ServiceError({"release": [_("This release is not finished.")]}, status=409)
+    if not isinstance(name, str) or not FILE_NAME.fullmatch(name):
+        raise ServiceError({"name": [_("This release has no such file.")]}, status=404)
     found = ReleaseFile.objects.filter(release=release, name=name, internal=False).first()
     if found is None:
         raise ServiceError({"name": [_("This release has no such file.")]}, status=404)

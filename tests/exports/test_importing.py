@@ -73,13 +73,13 @@ def stored_dataset() -> dict[str, tuple]:
 
 
 def file_dataset(path: Path) -> dict[str, tuple]:
-    """Return the same mapping read straight from the file, questions' spaces collapsed."""
+    """Return the same mapping read straight from the file (questions are kept verbatim)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     return {
         str(qa["id"]): (
             article["title"],
             paragraph["context"],
-            " ".join(qa["question"].split()),
+            qa["question"],
             [(a["text"], a["answer_start"]) for a in qa["answers"]],
         )
         for article in data["data"]
@@ -431,7 +431,7 @@ def test_every_answer_is_kept_with_its_flag_and_author(hand_path, loire):
             "La Loire",
             False,
         ),
-        ("fox", 0, "Qui parle au renard ?", "who", "squad-import", "original", 30, "renard", True),
+        ("fox", 0, "Qui  parle\n au renard ?", "who", "squad-import", "original", 30, "renard", True),
         ("7", 1, "Qui écoute ?", "who", "squad-import", "original", 27, "Le prince", False),
         ("7", 1, "Qui écoute ?", "who", "squad-import-2", "additional", 30, "prince", False),
         (

@@ -1,0 +1,320 @@
+"""A real export worker builds releases; one killed mid-build is redelivered and finished once.
+
+The workers are real Celery processes reading the test database and fed by the real Redis
+(see `redis_worker_factory` in tests/conftest.py); their release files go to `$VAR_DIR/releases`,
+which the test points at a temporary folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from accounts.roles import Role
+from exports.models import Release, ReleaseFile
+from exports.services import release_create
+from tests.conftest import database_url_of
+from tests.exports.test_releases import make_dataset
+from tests.factories import UserFactory
+from tests.services import ROOT, manage_env, wait_until
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+PIAF = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+WAIT = 120  # seconds, for any one thing a worker must do
+DATA_PREFIXES = ("squad-", "hf-", "mrqa-")
+
+
+@pytest.fixture
+def var_dir(tmp_path, settings) -> Path:
+    """The workers' VAR_DIR; this process reads the same releases folder."""
+    var = tmp_path / "var"
+    var.mkdir()
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "releases": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(var / "releases")},
+        },
+    }
+    return var
+
+
+@pytest.fixture
+def boss(transactional_db):
+    return UserFactory(username="boss", roles=[Role.ADMIN])
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def release_folder(var: Path, release: Release) -> Path:
+    return var / "releases" / "releases" / str(release.pk)
+
+
+def shell_build(tmp_path: Path, release: Release, folder: str) -> dict[str, str]:
+    """Build the release's options with `export_release --out`; return {name: sha256}."""
+    options = release.options
+    out = tmp_path / folder
+    args = [
+        "export_release",
+        "--out",
+        str(out),
+        "--formats",
+        ",".join(options["formats"]),
+        "--splits",
+        ",".join(options["splits"]),
+        "--name",
+        release.name,
+        "--release-version",
+        release.version,
+        "--json",
+    ]
+    args += ["--include-test-answers"] if options["include_test_answers"] else []
+    args += ["--approved-only"] if options["approved_only"] else []
+    args += ["--history"] if options["include_history"] else []
+    stdout = StringIO()
+    call_command(*args, stdout=stdout)
+    written = json.loads(stdout.getvalue())["files"]
+    assert {f["sha256"] for f in written} == {sha256(out / f["name"]) for f in written}
+    return {f["name"]: f["sha256"] for f in written}
+
+
+def assert_stored_as_recorded(var: Path, release: Release) -> dict[str, str]:
+    """Every file row matches the stored bytes, and the folder holds nothing else."""
+    folder = release_folder(var, release)
+    rows = {f.name: f for f in ReleaseFile.objects.filter(release=release)}
+    assert sorted(p.name for p in folder.iterdir()) == sorted(rows)
+    for name, row in rows.items():
+        path = folder / name
+        assert row.storage_name == f"releases/{release.pk}/{name}"
+        assert (row.bytes, row.sha256) == (path.stat().st_size, sha256(path)), name
+    return {name: row.sha256 for name, row in rows.items()}
+
+
+class Worker:
+    """A Celery worker in its own session (process group), so that it can be killed whole."""
+
+    def __init__(self, env: dict, name: str):
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--queues",
+                "export",
+                "--pool",
+                "solo",
+                "--hostname",
+                f"{name}@%h",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.ready.wait(60):
+            self.kill()
+            raise RuntimeError("the worker did not start:\n" + self.log())
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if " ready." in line:
+                self.ready.set()
+
+    def log(self) -> str:
+        return "".join(self.lines[-60:])
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group, as an OOM killer or a lost host would."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=20)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def workers(redis_worker_factory, var_dir):
+    """Start export workers on the test database (Redis checked and emptied by the factory)."""
+    started: list[Worker] = []
+
+    def start(name: str, **extra_env) -> Worker:
+        env = manage_env(
+            DATABASE_URL=database_url_of(connection.settings_dict),
+            VAR_DIR=str(var_dir),
+            **extra_env,
+        )
+        worker = Worker(env, name)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        try:
+            worker.stop()
+        finally:
+            if worker.process.poll() is None:
+                worker.kill()
+
+
+def test_a_real_export_worker_builds_a_release_end_to_end(workers, var_dir, boss, tmp_path):
+    ds = make_dataset()
+    worker = workers("export")
+
+    release = release_create(
+        created_by=boss,
+        name="fquad-worker",
+        version="1.0",
+        formats=["squad", "hf", "mrqa"],
+        include_history=True,
+    )
+    release = wait_until(
+        lambda: Release.objects.get(pk=release.pk), lambda r: r.is_finished, timeout=WAIT
+    )
+
+    assert release.status == Release.Status.SUCCEEDED, release.error + worker.log()
+    assert (release.attempts, release.progress, release.message) == (1, 100, "15 fichiers écrits.")
+    stored = assert_stored_as_recorded(var_dir, release)
+    assert sorted(stored) == [
+        "README.md",
+        "gold-dev.json",
+        "gold-test.json",
+        "gold-train.json",
+        "hf-dev.jsonl",
+        "hf-test.jsonl",
+        "hf-train.jsonl",
+        "history.jsonl",
+        "manifest.json",
+        "mrqa-dev.jsonl.gz",
+        "mrqa-test.jsonl.gz",
+        "mrqa-train.jsonl.gz",
+        "squad-dev.json",
+        "squad-test.json",
+        "squad-train.json",
+    ]
+    shell = shell_build(tmp_path, release, "shell")
+    for name in stored:
+        if name.startswith(DATA_PREFIXES) or name == "history.jsonl":
+            assert stored[name] == shell[name], name
+    hf = (release_folder(var_dir, release) / "hf-train.jsonl").read_text(encoding="utf-8")
+    assert [json.loads(line)["id"] for line in hf.splitlines()] == [ds.id("A0"), ds.id("A2")]
+    assert "pytest" not in worker.log()  # sanity: the log is the worker's own
+
+
+def test_a_killed_build_is_redelivered_and_built_once_from_scratch(
+    workers, var_dir, boss, tmp_path
+):
+    if not PIAF.exists():
+        pytest.skip(f"{PIAF} is missing: the kill test builds a release of PIAF")
+    started = time.monotonic()
+    stdout = StringIO()
+    call_command("import_squad", str(PIAF), "--wave", "1.0", "--json", stdout=stdout)
+    assert json.loads(stdout.getvalue())["questions_imported"] == 3835
+    env = {"BROKER_VISIBILITY_TIMEOUT": "2"}
+    first = workers("first", **env)
+
+    release = release_create(
+        created_by=boss,
+        name="piaf-killed",
+        version="1.0",
+        formats=["squad", "hf", "mrqa"],
+        include_test_answers=True,
+        include_history=True,
+    )
+    running = wait_until(
+        lambda: Release.objects.get(pk=release.pk),
+        lambda r: r.is_finished or (r.status == Release.Status.RUNNING and r.progress > 0),
+        timeout=WAIT,
+        interval=0.05,
+    )
+    assert (running.status, running.attempts) == ("running", 1), running.error + first.log()
+    assert 0 < running.progress < 90
+    first.kill()
+    killed_at = time.monotonic()
+
+    killed = Release.objects.get(pk=release.pk)
+    assert killed.status == Release.Status.RUNNING
+    assert killed.attempts == 1
+    assert ReleaseFile.objects.filter(release=release).count() == 0
+    assert killed.manifest == {}
+    # What a worker killed while copying files to the storage would leave there.
+    folder = release_folder(var_dir, release)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "squad-train.json").write_bytes(b'{"version": "1.1", "data": [')
+    (folder / "squad-train_AbCdEfG.json").write_bytes(b"a renamed copy")
+
+    # A worker sweeps the unacknowledged tasks older than the visibility timeout when it
+    # connects, then only every ~100 s (kombu's restore interval 10 s x throttle 10): start the
+    # new one once the killed task is past the 2 s timeout, as a restarted host would.
+    time.sleep(max(0.0, 3 - (time.monotonic() - killed_at)))
+    second = workers("second", **env)
+    done = wait_until(
+        lambda: Release.objects.get(pk=release.pk), lambda r: r.is_finished, timeout=WAIT
+    )
+    redelivered_after = time.monotonic() - killed_at
+
+    assert Release.objects.count() == 1
+    assert done.status == Release.Status.SUCCEEDED, done.error + second.log()
+    assert done.attempts == 2
+    assert done.progress == 100
+    stored = assert_stored_as_recorded(var_dir, release)
+    assert len(stored) == 15  # 12 files to download, 3 kept for scoring
+    shell = shell_build(tmp_path, done, "shell")
+    data = sorted(name for name in stored if name.startswith(DATA_PREFIXES))
+    assert len(data) == 9
+    assert {name: stored[name] for name in data} == {name: shell[name] for name in data}
+    assert stored["history.jsonl"] == shell["history.jsonl"]
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    public = ReleaseFile.objects.filter(release=release, internal=False).exclude(
+        name="manifest.json"
+    )
+    assert {f["name"]: f["sha256"] for f in manifest["files"]} == dict(
+        public.values_list("name", "sha256")
+    )
+    assert len(manifest["files"]) == 11
+    # A task delivered again later (the visibility timeout is 2 s) finds the release done.
+    time.sleep(3)
+    again = Release.objects.get(pk=release.pk)
+    assert (again.status, again.attempts, again.finished_at) == (
+        "succeeded",
+        2,
+        done.finished_at,
+    )
+    print(
+        f"\nkill test: killed at progress {running.progress} %, redelivered and rebuilt in "
+        f"{redelivered_after:.1f} s, {time.monotonic() - started:.1f} s in all"
+    )
