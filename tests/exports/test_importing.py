@@ -431,7 +431,17 @@ def test_every_answer_is_kept_with_its_flag_and_author(hand_path, loire):
             "La Loire",
             False,
         ),
-        ("fox", 0, "Qui  parle\n au renard ?", "who", "squad-import", "original", 30, "renard", True),
+        (
+            "fox",
+            0,
+            "Qui  parle\n au renard ?",
+            "who",
+            "squad-import",
+            "original",
+            30,
+            "renard",
+            True,
+        ),
         ("7", 1, "Qui écoute ?", "who", "squad-import", "original", 27, "Le prince", False),
         ("7", 1, "Qui écoute ?", "who", "squad-import-2", "additional", 30, "prince", False),
         (
