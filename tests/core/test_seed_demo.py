@@ -5,10 +5,8 @@ from io import StringIO
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
-
-from django.contrib.auth import get_user_model
 
 from annotation.answers import answer_claim_next
 from annotation.models import Campaign, Question
