@@ -190,11 +190,11 @@ CACHES = {
 }
 
 # The leaderboard refuses a submission over SUBMISSION_MAX_MB itself (413, from Content-Length,
-# before the body is read). Django's own limit must not be lower, or a valid submission would
-# be refused by whichever part of Django reads the body first (a form-encoded or multipart
-# request, or a middleware reading request.body), with a bare 400. It is one global setting:
-# every other form may then also hold that much in memory, so the reverse proxy's body limit
-# (nginx client_max_body_size) should be set to the same value.
+# before the body is read). Django's own limit must not be lower: DRF parses a JSON body from
+# request.body, which Django refuses past DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB by default), so a
+# valid 3 MB submission would be refused. Django has no per-view limit, so it is raised for
+# every request: other forms may then also hold that much in memory, and the reverse proxy's
+# body limit (nginx client_max_body_size) should be set to the same value.
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, SUBMISSION_MAX_MB * 1024 * 1024)
 
 STATIC_URL = "/static/"
@@ -339,5 +339,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # wikipedia-api logs every request at INFO; the scrape log already says what matters.
-    "loggers": {"wikipediaapi": {"level": "WARNING"}},
+    # Both log every request at INFO: one line per Wikipedia page or per context scored.
+    "loggers": {"wikipediaapi": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }

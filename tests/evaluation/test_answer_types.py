@@ -1,0 +1,217 @@
+"""Answer types in FQuAD's table, from spaCy French parses (evaluation/answer_types.py).
+
+The hand-made cases were checked against fr_core_news_sm 3.8.0: each answer's tags are
+noted beside it where a rule other than the plain part of speech decides.
+"""
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from evaluation.answer_types import (
+    AnswerType,
+    answer_types,
+    classify_answer,
+    is_date_text,
+    load_french,
+)
+
+PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_french()
+
+
+def classify(nlp, context: str, answer: str) -> AnswerType:
+    start = context.index(answer)
+    return classify_answer(nlp(context), start, start + len(answer))
+
+
+HAND_MADE = [
+    # dates: month names, centuries, years, eras, weekdays, ranges
+    ("Le 14 juillet 1789, les Parisiens prennent la Bastille.", "14 juillet 1789", "date"),
+    ("Au XVIIe siècle, la cour s'installe à Versailles.", "XVIIe siècle", "date"),  # MISC
+    ("Jakob Böhme tombe malade en 1624 et meurt peu après.", "1624", "date"),
+    ("Le traité est signé en mars 1815 par les puissances.", "mars 1815", "date"),
+    ("César franchit le Rubicon en 49 av. J.-C. avec ses troupes.", "49 av. J.-C.", "date"),
+    ("La réunion a lieu chaque lundi dans la grande salle.", "lundi", "date"),
+    ("La guerre de Cent Ans dura de 1337 à 1453.", "de 1337 à 1453", "date"),
+    ("Le château est construit au début du XVIe siècle.", "au début du XVIe siècle", "date"),
+    ("Les ventes ont doublé dans les années 1990.", "années 1990", "date"),
+    ("Le 1er janvier 2002, l'euro remplace le franc.", "1er janvier 2002", "date"),
+    # numbers: a year-like number that counts a noun, grouped and decimal numbers, words
+    ("La commune compte 1500 habitants selon le recensement.", "1500", "number"),
+    ("Le budget atteint 14,2 milliards d'euros en 2003.", "14,2 milliards", "number"),
+    ("Le ministère emploie 100 000 personnes.", "100 000", "number"),  # "100" tagged DET
+    ("Trois mares marquent l'entrée du quartier.", "Trois", "number"),
+    (
+        "Il habite à vingt-quatre kilomètres au sud-ouest de Paris.",
+        "vingt-quatre kilomètres",
+        "number",
+    ),
+    ("La croissance moyenne atteint 6,5 % par an.", "6,5 %", "number"),
+    # people
+    ("Le roman a été écrit par Victor Hugo pendant son exil.", "Victor Hugo", "person"),
+    (
+        "En 1903, Marie Curie reçoit le prix Nobel de physique.",
+        "Marie Curie",
+        "person",
+    ),  # NOUN, PER
+    ("Le tableau fut peint par Claude Monet à Giverny.", "Claude Monet", "person"),
+    # places
+    ("La Seine traverse Paris avant de rejoindre la Manche.", "Paris", "place"),
+    ("Le fleuve se jette dans la mer près du Havre, en Normandie.", "Normandie", "place"),  # NOUN
+    ("Le tableau fut peint par Claude Monet à Giverny.", "Giverny", "place"),
+    # organisations and other proper nouns
+    (
+        "L'Organisation des Nations unies compte 193 membres.",
+        "Organisation des Nations unies",
+        "other_entity",
+    ),
+    ("Le pays signe un accord avec le FMI en 1987.", "FMI", "other_entity"),
+    ("L'entreprise Renault est fondée à Boulogne-Billancourt.", "Renault", "other_entity"),
+    # common nouns, verbs, adjectives, other
+    (
+        "Son père était un riche propriétaire terrien du village.",
+        "propriétaire terrien",
+        "common_noun",
+    ),
+    ("Le pasteur du village refuse de lui donner les sacrements.", "pasteur", "common_noun"),
+    (
+        "Pour guérir, il ingurgite une grande quantité d'eau.",
+        "ingurgite une grande quantité d'eau",
+        "verb",
+    ),
+    ("Les soldats construisent un pont sur la rivière.", "construisent", "verb"),
+    ("La façade de la cathédrale est très belle.", "belle", "adjective"),
+    ("Le régiment était britannique depuis sa création.", "britannique", "adjective"),
+    ("Il répondit rapidement à toutes les lettres.", "rapidement", "other"),  # ADV
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "expected"), HAND_MADE)
+def test_hand_made_answers_get_their_type(nlp, context, answer, expected):
+    assert classify(nlp, context, answer) is AnswerType(expected)
+
+
+def test_types_have_the_names_the_pages_use():
+    assert [kind.value for kind in AnswerType] == [
+        "date",
+        "number",
+        "person",
+        "place",
+        "other_entity",
+        "common_noun",
+        "verb",
+        "adjective",
+        "other",
+    ]
+    assert AnswerType.PLACE == "place"  # a str Enum: compares and serializes as its value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "14 juillet 1789",
+        "Juillet 1789",
+        "mars",
+        "XVIIe siècle",
+        "1624",
+        "en 732",
+        "l'an 1000",
+        "l'été 1976",
+        "14/07/1789",
+        "50 av. J.-C.",
+    ],
+)
+def test_date_rules_accept_dates(text):
+    assert is_date_text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["50", "100 000", "14,2 milliards", "1500 habitants", "XVIIe arrondissement", "été", "Mars"],
+)
+def test_date_rules_refuse_other_texts(text):
+    # "été" is also the participle of être, and a capitalised "Mars" alone is the planet
+    assert not is_date_text(text)
+
+
+def test_a_span_of_punctuation_is_other(nlp):
+    doc = nlp("Il part, puis revient.")
+
+    assert classify_answer(doc, 7, 8) is AnswerType.OTHER
+
+
+def test_a_span_outside_the_context_is_refused(nlp):
+    doc = nlp("Court.")
+
+    with pytest.raises(ValueError, match="outside the context"):
+        classify_answer(doc, 3, 40)
+
+
+class CountingPipeline:
+    """Wrap a pipeline and record the texts each pipe call parses."""
+
+    def __init__(self, nlp):
+        self.nlp = nlp
+        self.parsed = []
+
+    def pipe(self, texts, batch_size):
+        for doc in self.nlp.pipe(texts, batch_size=batch_size):
+            self.parsed.append(doc.text)
+            yield doc
+
+
+def test_answer_types_parses_each_context_once_and_keeps_the_order(nlp):
+    first = "Victor Hugo est né à Besançon en 1802."
+    second = "Les soldats construisent un pont."
+    items = [(first, 33, "1802"), (second, 12, "construisent"), (first, 21, "Besançon")]
+    counting = CountingPipeline(nlp)
+
+    types = answer_types(items, nlp=counting, batch_size=2)
+
+    assert types == [AnswerType.DATE, AnswerType.VERB, AnswerType.PLACE]
+    assert counting.parsed == [first, second]
+
+
+def test_answer_types_refuses_an_answer_not_at_its_offset(nlp):
+    counting = CountingPipeline(nlp)
+
+    with pytest.raises(ValueError, match=r"'Hugo' is not at offset 0"):
+        answer_types([("Victor Hugo", 0, "Hugo")], nlp=counting)
+    assert counting.parsed == []  # checked before any parsing
+
+
+def load_piaf_answers(limit: int) -> list[tuple[str, int, str]]:
+    if not PIAF_PATH.exists():
+        reason = f"PIAF data is missing: expected {PIAF_PATH}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    items = []
+    for article in json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]:
+        for paragraph in article["paragraphs"]:
+            for question in paragraph["qas"]:
+                for answer in question["answers"]:
+                    items.append((paragraph["context"], answer["answer_start"], answer["text"]))
+    return items[:limit]
+
+
+def test_piaf_answers_all_get_a_type_and_no_type_dominates(nlp):
+    items = load_piaf_answers(300)
+
+    types = answer_types(items, nlp=nlp)
+
+    assert len(types) == 300
+    assert all(isinstance(kind, AnswerType) for kind in types)
+    counts = Counter(types)
+    print("\nPIAF v1.0, first 300 answers, by type:")
+    for kind in AnswerType:
+        print(f"  {kind.value:<13} {counts[kind]:>4}  {100 * counts[kind] / len(types):5.1f} %")
+    assert max(counts.values()) / len(types) <= 0.70
