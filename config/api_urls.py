@@ -13,7 +13,7 @@ from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api import HumanPerformanceView, SubmissionsView
 from evaluation.baseline_api import BaselineRunViewSet
-from exports.api import ReleaseFileView, ReleaseViewSet
+from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
@@ -33,7 +33,7 @@ urlpatterns = [
         ReleaseFileView.as_view(),
         name="release-file",
     ),
-    path("releases/<int:pk>/files/<str:name>/", ReleaseFileView.as_view()),
+    path("releases/<int:pk>/files/<str:name>/", ReleaseFileSlashView.as_view()),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
     path("users/import/", UsersImportView.as_view(), name="users-import"),

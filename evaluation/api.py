@@ -1,15 +1,29 @@
-"""Evaluation API: human performance for now."""
+"""Evaluation API: human performance, and the leaderboard's submissions."""
 
+from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts.permissions import IsPlatformAdmin
+from accounts.permissions import HasRole, IsPlatformAdmin
+from accounts.roles import Role
 from core.errors import ServiceError
 from corpus.models import Split
 from evaluation.human import human_performance_report
+from evaluation.leaderboard import (
+    SPLITS,
+    leaderboard,
+    leaderboard_release,
+    submission_check_size,
+    submission_create,
+    submission_too_big,
+)
 
 
 class HumanPerformanceView(APIView):
@@ -26,3 +40,126 @@ class HumanPerformanceView(APIView):
         if split is not None and split not in Split.values:
             raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
         return Response(human_performance_report(split=split))
+
+
+class HoldsARole(HasRole):
+    """Annotators, reviewers and admins: everyone who works on the dataset."""
+
+    roles = tuple(Role.values)
+
+
+class SubmissionsThrottle(ScopedRateThrottle):
+    """DRF's scoped throttle, reading its rate when asked rather than once at import.
+
+    ScopedRateThrottle keeps the rates it found when first imported; reading them from
+    api_settings on each request lets a changed REST_FRAMEWORK setting (the tests') apply.
+    """
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+
+
+class NormalizationSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.CharField()
+
+
+class SubmissionRequestSerializer(serializers.Serializer):
+    """The body of a submission (documentation only: evaluation.leaderboard checks it)."""
+
+    release = serializers.IntegerField(help_text=_("The id of a finished release."))
+    split = serializers.CharField(help_text=_("dev or test (the test answers stay hidden)."))
+    label = serializers.CharField(help_text=_("The model or team, at most 200 characters."))
+    predictions = serializers.DictField(
+        child=serializers.CharField(),
+        help_text=_("{question id: answer text}, one answer for every question of the split."),
+    )
+
+
+class SubmissionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    split = serializers.CharField()
+    release = serializers.IntegerField(source="release_id")
+    exact_match = serializers.FloatField()
+    f1 = serializers.FloatField()
+    total = serializers.IntegerField()
+    normalization = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    @extend_schema_field(NormalizationSerializer)
+    def get_normalization(self, submission) -> dict:
+        return {"name": submission.normalization, "version": submission.normalization_version}
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text=_("Submissions only."))
+    kind = serializers.CharField(help_text=_("submission, baseline or human."))
+    id = serializers.IntegerField(allow_null=True)
+    label = serializers.CharField()
+    submitted_by = serializers.CharField(allow_null=True)
+    exact_match = serializers.FloatField(allow_null=True)
+    f1 = serializers.FloatField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField(allow_null=True)
+    normalization = NormalizationSerializer()
+    note = serializers.CharField()
+
+
+class SubmissionsView(APIView):
+    """Every role: read a split's leaderboard, or submit predictions to be scored on it.
+
+    Only figures come back (EM, F1, counts); the answers a split is scored against never
+    leave the server. Sending a submission is rate-limited per user (SUBMISSIONS_RATE);
+    reading the leaderboard is not.
+    """
+
+    permission_classes = [HoldsARole]
+    parser_classes = [JSONParser]
+    throttle_scope = "submissions"
+
+    def get_throttles(self):
+        return [SubmissionsThrottle()] if self.request.method == "POST" else []
+
+    def initial(self, request, *args, **kwargs):
+        # From the declared length, before authentication (a session's CSRF check) or the
+        # parser reads the body: a 50 MB attack is refused unread.
+        if request.method == "POST":
+            submission_check_size(content_length=request.META.get("CONTENT_LENGTH"))
+        super().initial(request, *args, **kwargs)
+
+    def handle_exception(self, exc):
+        if isinstance(exc, RequestDataTooBig):  # Django refused the body: the same answer
+            exc = submission_too_big()
+        elif isinstance(exc, RecursionError):  # the JSON parser gave up on very deep nesting
+            exc = ServiceError({"non_field_errors": [_("The JSON is nested too deeply.")]})
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("release", OpenApiTypes.INT, required=True),
+            OpenApiParameter("split", OpenApiTypes.STR, enum=list(SPLITS), required=True),
+        ],
+        responses=LeaderboardRowSerializer(many=True),
+    )
+    def get(self, request):
+        release = leaderboard_release(release_id=request.query_params.get("release"))
+        rows = leaderboard(release=release, split=request.query_params.get("split"))
+        return Response(LeaderboardRowSerializer(rows, many=True).data)
+
+    @extend_schema(request=SubmissionRequestSerializer, responses={201: SubmissionSerializer})
+    def post(self, request):
+        data = request.data
+        if not isinstance(data, dict):
+            raise ServiceError(
+                {"non_field_errors": [_("Send a JSON object: release, split, label, predictions.")]}
+            )
+        release = leaderboard_release(release_id=data.get("release"))
+        submission = submission_create(
+            user=request.user,
+            release=release,
+            split=data.get("split"),
+            label=data.get("label"),
+            predictions=data.get("predictions"),
+        )
+        return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)

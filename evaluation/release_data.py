@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from annotation.models import Question
 from core.errors import ServiceError
-from corpus.models import Article
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization
 from exports.formats.squad import read_squad
 from exports.models import Release
 from exports.services import release_file_open, release_gold
@@ -60,26 +58,6 @@ def release_examples(release: Release, split: str) -> list[dict]:
 
 def release_gold_answers(release: Release, split: str) -> dict[str, list[str]]:
     return release_gold(release=release, split=split)
-
-
-def release_normalization(release: Release) -> Normalization:
-    """Return the normalization for the corpus's main language (FQuAD's for French).
-
-    Releases hold one language in practice; the language with the most questions decides.
-    """
-    language = (
-        Article.objects.filter(paragraphs__questions__isnull=False)
-        .values("language")
-        .annotate(n=Count("paragraphs__questions"))
-        .order_by("-n")
-        .values_list("language", flat=True)
-        .first()
-    )
-    if language and language.split("-")[0] == "fr":
-        return FQUAD_FR
-    if language and language.split("-")[0] == "en":
-        return SQUAD_EN
-    return WORD if language else FQUAD_FR
 
 
 def question_types(ids) -> dict[str, str]:

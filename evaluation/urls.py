@@ -6,6 +6,7 @@ app_name = "evaluation"
 
 urlpatterns = [
     path("manage/human-performance/", views.human_performance_page, name="human-performance"),
+    path("leaderboard/", views.leaderboard_page, name="leaderboard"),
     path("manage/results/", results_views.results_page, name="results"),
     path(
         "manage/baseline-runs/<int:pk>/status/",

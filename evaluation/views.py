@@ -1,12 +1,35 @@
-"""Evaluation pages: human performance for now."""
+"""Evaluation pages: human performance, and the leaderboard with its submission form."""
 
+import json
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import role_required
 from accounts.roles import Role
+from core.errors import ServiceError
+from core.forms import form_add_service_errors
 from corpus.models import Split
+from evaluation.api import SubmissionsThrottle, SubmissionsView
 from evaluation.human import human_performance_report
+from evaluation.leaderboard import (
+    SPLITS,
+    leaderboard,
+    leaderboard_release,
+    submission_check_size,
+    submission_create,
+    submission_too_big,
+)
+from exports.models import Release
 
 
 @role_required(Role.ADMIN)
@@ -21,3 +44,125 @@ def human_performance_page(request):
     ]
     context = {"report": report, "rows": rows, "split": split, "splits": Split.choices}
     return render(request, "evaluation/human_performance.html", context)
+
+
+class SubmissionForm(forms.Form):
+    """Parse the submission form (a label and a JSON file); the rules live in the service."""
+
+    label = forms.CharField(
+        label=gettext_lazy("Model or team"),
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": 200}),
+    )
+    predictions = forms.FileField(
+        label=gettext_lazy("Predictions (JSON file)"),
+        required=False,
+        help_text=gettext_lazy(
+            'An object {"question id": "answer text", …} answering every question of the split.'
+        ),
+    )
+
+    def clean_predictions(self):
+        upload = self.cleaned_data.get("predictions")
+        if upload is None:
+            raise forms.ValidationError(_("Choose the JSON file of your predictions."))
+        try:
+            return json.loads(upload.read())
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deeply
+            raise forms.ValidationError(_("The file is not JSON text (UTF-8).")) from None
+
+
+def _finished_releases():
+    return Release.objects.filter(status=Release.Status.SUCCEEDED).order_by("-created_at", "-pk")
+
+
+def _chosen(query) -> tuple[Release | None, str]:
+    """Return the release and split the query names (the newest release and dev by default)."""
+    split = query.get("split") or Split.DEV
+    if split not in SPLITS:
+        raise Http404
+    if not query.get("release"):
+        return _finished_releases().first(), split
+    try:
+        return leaderboard_release(release_id=query["release"]), split
+    except ServiceError:
+        raise Http404 from None
+
+
+def _render(request, form, status=200):
+    release, split = _chosen(request.GET)
+    context = {
+        "releases": _finished_releases(),
+        "release": release,
+        "split": split,
+        "splits": SPLITS,
+        "rows": leaderboard(release=release, split=split) if release else [],
+        "form": form,
+    }
+    return render(request, "evaluation/leaderboard.html", context, status=status)
+
+
+def _unread_form() -> SubmissionForm:
+    """Return an empty form that can take errors: for a body refused before it was read."""
+    form = SubmissionForm()
+    form.full_clean()  # unbound: no error of its own
+    form.cleaned_data = {}  # what add_error() needs
+    return form
+
+
+def _refused(request, error: ServiceError, form=None):
+    """Render the page again with the refusal beside its field (the label is kept)."""
+    form = form if form is not None else _unread_form()
+    form_add_service_errors(form, error)
+    return _render(request, form, status=error.status)
+
+
+@csrf_protect
+def _submit(request):
+    """Check, score and record the submission of the page's form: the release and split are
+    the ones the page shows (its query string), the label and file come from the form."""
+    form = SubmissionForm(request.POST, request.FILES)
+    if not SubmissionsThrottle().allow_request(request, SubmissionsView):
+        message = _("Too many submissions for now; try again within the hour.")
+        return _refused(request, ServiceError({"detail": [message]}, status=429), form)
+    if not form.is_valid():
+        return _refused(request, ServiceError({}), form)
+    try:
+        release = leaderboard_release(release_id=request.GET.get("release"))
+        submission = submission_create(
+            user=request.user,
+            release=release,
+            split=request.GET.get("split"),
+            label=form.cleaned_data["label"],
+            predictions=form.cleaned_data["predictions"],
+        )
+    except ServiceError as error:
+        return _refused(request, error, form)
+    figures = {
+        "label": submission.label,
+        "em": submission.exact_match,
+        "f1": submission.f1,
+        "total": submission.total,
+    }
+    message = _("“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions.")
+    messages.success(request, message % figures)
+    query = urlencode({"release": release.pk, "split": submission.split})
+    return redirect(f"{reverse('evaluation:leaderboard')}?{query}")
+
+
+# Exempt from the CSRF middleware, which would read the whole body (to find the token) before
+# its size is checked; _submit checks CSRF itself once the size is known to be acceptable.
+@csrf_exempt
+@role_required(Role.ANNOTATOR, Role.REVIEWER, Role.ADMIN)
+@require_http_methods(["GET", "POST"])
+def leaderboard_page(request):
+    """Every role: a split's leaderboard, and a form to submit predictions to it."""
+    if request.method == "GET":
+        return _render(request, SubmissionForm())
+    try:
+        submission_check_size(content_length=request.META.get("CONTENT_LENGTH"))
+        return _submit(request)
+    except ServiceError as error:  # over the limit: refused unread
+        return _refused(request, error)
+    except RequestDataTooBig:  # Django refused the body: the same answer
+        return _refused(request, submission_too_big())

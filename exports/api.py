@@ -130,3 +130,8 @@ class ReleaseFileView(APIView):
         if release is None:
             raise ServiceError({"release": [_("No such release.")]}, status=404)
         return download(release, name)
+
+
+@extend_schema(exclude=True)
+class ReleaseFileSlashView(ReleaseFileView):
+    """The same download with a trailing slash (the router's other routes take one)."""

@@ -21,13 +21,9 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from core.jobs import job_enqueue, job_run
+from evaluation.leaderboard import release_split_normalization
 from evaluation.models import BaselineRun
-from evaluation.release_data import (
-    question_types,
-    release_examples,
-    release_gold_answers,
-    release_normalization,
-)
+from evaluation.release_data import question_types, release_examples, release_gold_answers
 from evaluation.scoring import score_by, score_split
 from exports.models import Release
 
@@ -171,10 +167,9 @@ def _predict_http(run, split, examples, report):
     return predict_over_http(run.model, _mrqa_contexts(examples))
 
 
-def _score(run, split, examples, predictions, norm) -> tuple[dict, dict]:
+def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
     from evaluation.answer_types import answer_types
 
-    gold = release_gold_answers(run.release, split)
     predicted = {k: v for k, v in predictions.items() if k in gold}
     metrics = score_split(gold, predicted, norm)
     qtypes = question_types(gold)
@@ -253,7 +248,6 @@ def _device_name() -> str:
 
 
 def _work(run: BaselineRun, report) -> str:
-    norm = release_normalization(run.release)
     splits = _scored_splits(run.release)
     if not splits:
         raise RuntimeError("the release has neither a dev nor a test split to score")
@@ -273,8 +267,11 @@ def _work(run: BaselineRun, report) -> str:
     for i, split in enumerate(splits):
         report(70 + int(30 * i / len(splits)), f"{split}: predicting")
         examples = _gold_examples(run, split)
+        gold = release_gold_answers(run.release, split)
+        # The language of the split's questions decides, as for leaderboard submissions.
+        norm = release_split_normalization(question_ids=gold)
         predictions = predict_split(run, split, examples, report)
-        metrics[split], breakdown[split] = _score(run, split, examples, predictions, norm)
+        metrics[split], breakdown[split] = _score(run, split, examples, predictions, gold, norm)
         _append_log(
             run, f"{split}: EM {metrics[split]['exact_match']:.2f}, F1 {metrics[split]['f1']:.2f}"
         )

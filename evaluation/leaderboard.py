@@ -1,0 +1,299 @@
+"""The leaderboard: submissions scored against the dev or hidden test split of a release.
+
+A submission answers every question of the split ({question id: answer text}); it is scored on
+the server against the release's internal gold file with the normalization of the release's
+language, and only the figures are stored and shown: the answers never leave the server.
+The leaderboard of a split lists the submissions (best first) beside the release's baseline
+runs and the human performance measured on the questions in the database.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from annotation.models import Question
+from core.errors import ServiceError
+from core.inputs import check_text, parse_id
+from core.text import has_bad_characters
+from evaluation.human import human_performance_report
+from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
+from evaluation.models import BaselineRun, Submission
+from exports.models import Release
+from exports.services import release_gold
+
+MB = 1024 * 1024
+SPLITS = tuple(Submission.Split.values)
+LABEL_MAX = Submission._meta.get_field("label").max_length
+NAMED_IDS = 5  # a refusal names at most this many question ids
+NAMED_ID_CHARS = 60
+LANGUAGES = {"fr": FQUAD_FR, "en": SQUAD_EN}
+
+
+def submission_max_bytes() -> int:
+    """Return the largest request body a submission may have, in bytes."""
+    return settings.SUBMISSION_MAX_MB * MB
+
+
+def submission_too_big() -> ServiceError:
+    """Return the refusal of a body over the limit (413, on the predictions field)."""
+    message = _("A submission is at most %(mb)d MB; send a smaller predictions file.") % {
+        "mb": settings.SUBMISSION_MAX_MB
+    }
+    return ServiceError({"predictions": [message]}, status=413)
+
+
+def submission_check_size(*, content_length) -> None:
+    """Refuse a request whose declared body is over the limit, before anything reads it."""
+    try:
+        length = int(content_length or 0)
+    except (TypeError, ValueError):
+        length = 0  # Django then reads no body at all
+    if length > submission_max_bytes():
+        raise submission_too_big()
+
+
+def leaderboard_release(*, release_id) -> Release:
+    """Return the finished release a leaderboard or submission names (404 or 409 otherwise)."""
+    pk = parse_id(release_id, "release")
+    release = Release.objects.filter(pk=pk).first()
+    if release is None:
+        raise ServiceError({"release": [_("There is no release %(pk)d.") % {"pk": pk}]}, 404)
+    _check_finished(release)
+    return release
+
+
+def _check_finished(release: Release) -> None:
+    if release.status != Release.Status.SUCCEEDED:
+        message = _("This release is not finished (it is %(status)s); choose a finished one.")
+        raise ServiceError(
+            {"release": [message % {"status": release.get_status_display()}]}, status=409
+        )
+
+
+def check_split(split) -> str:
+    """Return the split when it is one a leaderboard scores (dev or test)."""
+    if split not in SPLITS:
+        raise ServiceError({"split": [_("Choose the split dev or test.")]})
+    return split
+
+
+def _shown(question_id: str) -> str:
+    """Return an id as a message may quote it: short, and printable whatever it holds."""
+    if has_bad_characters(question_id):
+        question_id = question_id.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(question_id) > NAMED_ID_CHARS:
+        question_id = question_id[:NAMED_ID_CHARS] + "…"
+    return f"“{question_id}”"
+
+
+def _named(ids: list[str]) -> str:
+    shown = ", ".join(_shown(question_id) for question_id in ids[:NAMED_IDS])
+    return shown + (", …" if len(ids) > NAMED_IDS else "")
+
+
+def _check_label(label) -> tuple[str | None, list[str]]:
+    if not isinstance(label, str) or not label.strip():
+        return None, [_("Give a label: the name of the model or team.")]
+    label = label.strip()
+    if len(label) > LABEL_MAX:
+        return None, [_("At most %(n)d characters.") % {"n": LABEL_MAX}]
+    check_text(label, "label")
+    return label, []
+
+
+def _check_answers(predictions) -> list[str]:
+    if not isinstance(predictions, dict):
+        return [_("An object of {question id: answer text}.")]
+    not_text = [key for key, value in predictions.items() if not isinstance(value, str)]
+    if not_text:
+        message = ngettext(
+            "Every answer is a string; %(count)d is not: %(ids)s.",
+            "Every answer is a string; %(count)d are not: %(ids)s.",
+            len(not_text),
+        )
+        return [message % {"count": len(not_text), "ids": _named(not_text)}]
+    return []
+
+
+def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
+    errors = []
+    unknown = [key for key in predictions if key not in gold]
+    if unknown:
+        message = ngettext(
+            "%(count)d id is not a question of the %(split)s split: %(ids)s.",
+            "%(count)d ids are not questions of the %(split)s split: %(ids)s.",
+            len(unknown),
+        )
+        errors.append(message % {"count": len(unknown), "split": split, "ids": _named(unknown)})
+    missing = [key for key in gold if key not in predictions]
+    if missing:
+        message = ngettext(
+            "A submission answers every question of the split; %(count)d of %(total)d is "
+            "missing: %(ids)s.",
+            "A submission answers every question of the split; %(count)d of %(total)d are "
+            "missing: %(ids)s.",
+            len(missing),
+        )
+        values = {"count": len(missing), "total": len(gold), "ids": _named(missing)}
+        errors.append(message % values)
+    return errors
+
+
+def release_split_normalization(*, question_ids) -> Normalization:
+    """Return the normalization of the language of these questions' articles.
+
+    French is FQuAD's, English the official SQuAD script's, anything else `word`; a regional
+    code counts as its language (fr-ca is French). A release holds one language in practice;
+    should it hold several, the language with the most of these questions decides.
+    """
+    ids = list(question_ids)
+    uuids = [i for i in ids if len(i) == 36 and i.count("-") == 4]
+    languages = Counter(
+        Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids)).values_list(
+            "paragraph__article__language", flat=True
+        )
+    )
+    if not languages:
+        return WORD
+    language = max(sorted(languages), key=languages.__getitem__)
+    return LANGUAGES.get(language.split("-")[0].lower(), WORD)
+
+
+def submission_create(*, user, release: Release, split, label, predictions) -> Submission:
+    """Score predictions against a split of a finished release and record the figures.
+
+    Refuse (nothing stored) an unfinished release (409), a split other than dev or test, an
+    empty or long label, predictions that are not {id: text}, or that leave out a question of
+    the split or name one it does not have (400, each naming the field).
+    """
+    _check_finished(release)
+    errors: dict[str, list[str]] = {}
+    try:
+        check_split(split)
+    except ServiceError as error:
+        errors |= error.errors
+    label, label_errors = _check_label(label)
+    if label_errors:
+        errors["label"] = label_errors
+    if answer_errors := _check_answers(predictions):
+        errors["predictions"] = answer_errors
+    if errors:
+        raise ServiceError(errors)
+    gold = release_gold(release=release, split=split)
+    if id_errors := _check_ids(predictions, gold, split):
+        raise ServiceError({"predictions": id_errors})
+    norm = release_split_normalization(question_ids=gold)
+    figures = score(gold, predictions, norm)
+    return Submission.objects.create(
+        release=release,
+        split=split,
+        submitted_by=user,
+        label=label,
+        exact_match=figures["exact_match"],
+        f1=figures["f1"],
+        total=figures["total"],
+        normalization=norm.name,
+        normalization_version=norm.version,
+    )
+
+
+def _submission_row(submission: Submission) -> dict:
+    return {
+        "kind": "submission",
+        "id": submission.pk,
+        "label": submission.label,
+        "submitted_by": submission.submitted_by.username,
+        "exact_match": submission.exact_match,
+        "f1": submission.f1,
+        "total": submission.total,
+        "created_at": submission.created_at,
+        "normalization": {
+            "name": submission.normalization,
+            "version": submission.normalization_version,
+        },
+        "note": "",
+    }
+
+
+def _baseline_row(run: BaselineRun, split: str) -> dict:
+    figures = run.metrics[split]
+    name = run.model.rstrip("/").rsplit("/", 1)[-1] if run.model else ""
+    return {
+        "kind": "baseline",
+        "id": run.pk,
+        "label": " · ".join(part for part in (run.get_kind_display(), name) if part),
+        "submitted_by": run.created_by.username if run.created_by else None,
+        "exact_match": figures.get("exact_match"),
+        "f1": figures.get("f1"),
+        "total": figures.get("total"),
+        "created_at": run.finished_at or run.created_at,
+        "normalization": {"name": run.normalization, "version": run.normalization_version},
+        "note": "",
+    }
+
+
+def _human_row(split: str) -> dict | None:
+    report = human_performance_report(split=split)
+    figures = report["splits"].get(split)
+    if figures is None or figures["questions"] == 0:
+        return None
+    return {
+        "kind": "human",
+        "id": None,
+        "label": _("Human performance"),
+        "submitted_by": None,
+        "exact_match": figures["exact_match"],
+        "f1": figures["f1"],
+        "total": figures["questions"],
+        "created_at": None,
+        "normalization": report["normalization"],
+        "note": _(
+            "Measured on the questions of this split now in the database (three answers each), "
+            "not on the release's files."
+        ),
+    }
+
+
+def _ranked(rows: list[dict]) -> list[dict]:
+    """Give each submission its rank (equal figures, equal rank); other rows get none."""
+    rank, previous, seen = 0, None, 0
+    for row in rows:
+        row["rank"] = None
+        if row["kind"] != "submission":
+            continue
+        seen += 1
+        figures = (row["f1"], row["exact_match"])
+        if figures != previous:
+            rank, previous = seen, figures
+        row["rank"] = rank
+    return rows
+
+
+def leaderboard(*, release: Release, split: str) -> list[dict]:
+    """Return the rows of a split's leaderboard: humans first, then by F1, EM, then age.
+
+    Rows are submissions (ranked), the release's succeeded baseline runs scored on the split,
+    and FQuAD's human performance on the split, with figures only, never an answer.
+    """
+    check_split(split)
+    submissions = Submission.objects.filter(release=release, split=split).select_related(
+        "submitted_by"
+    )
+    runs = BaselineRun.objects.filter(
+        release=release, status=BaselineRun.Status.SUCCEEDED
+    ).select_related("created_by")
+    scored = [_submission_row(s) for s in submissions]
+    scored += [_baseline_row(run, split) for run in runs if split in run.metrics]
+    scored.sort(key=_order)
+    human = _human_row(split)
+    return _ranked(([human] if human else []) + scored)
+
+
+def _order(row: dict):
+    figures = (-(row["f1"] or 0.0), -(row["exact_match"] or 0.0))
+    return (*figures, row["created_at"], row["kind"], row["id"])

@@ -1,0 +1,880 @@
+"""The leaderboard: submissions scored on the dev or hidden test split of a finished release.
+
+The dataset is written through the services people use (articles stored, questions written,
+answered again by two annotators), then released with the test answers held back. Every
+response and page of these tests is checked for the test answers, which must never leave the
+server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import translation
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.roles import Role
+from annotation.answers import answer_claim_next, answer_submit
+from annotation.models import Question
+from annotation.services import campaign_create
+from annotation.work import lease_claim_next, questions_submit
+from corpus.models import Article
+from corpus.readers import SourceArticle
+from corpus.services import article_store
+from evaluation.human import human_performance_report
+from evaluation.models import BaselineRun, Submission
+from exports.models import Release
+from exports.services import release_build, release_create
+from tests.factories import UserFactory
+from tests.services import manage, manage_env
+
+API = "/api/v1/submissions/"
+PAGE = "/leaderboard/"
+MB = 1024 * 1024
+
+# ---------------------------------------------------------------------------------------------
+# The dataset: two dev articles (six questions, three answers each), one test article
+
+BASTILLE = (
+    "La prise de la Bastille eut lieu le 14 juillet 1789 à Paris, au cœur du faubourg "
+    "Saint-Antoine, et marqua le début de la Révolution."
+)
+EIFFEL = (
+    "La tour Eiffel fut construite par Gustave Eiffel pour l'Exposition universelle de 1889 "
+    "à Paris."
+)
+LIGHTHOUSE = (
+    "Le phare de Zyrbaquonne-les-Glaces fut allumé en 1852 par l'ingénieur Ambroise Vénétrel, "
+    "qui le dessina lui-même."
+)
+# Words of the test answers only: no response or page may ever hold them.
+TEST_ANSWER_WORDS = ("Zyrbaquonne", "Ambroise")
+
+# title: (split, text, [(label, question, answer)])
+ARTICLES = {
+    "Prise de la Bastille": (
+        "dev",
+        BASTILLE,
+        [
+            ("Q1", "Quand la Bastille fut-elle prise ?", "le 14 juillet 1789"),
+            ("Q2", "Dans quelle ville se trouvait la Bastille ?", "Paris"),
+            ("Q3", "Dans quel faubourg se trouvait-elle ?", "faubourg Saint-Antoine"),
+        ],
+    ),
+    "Tour Eiffel": (
+        "dev",
+        EIFFEL,
+        [
+            ("Q4", "Qui construisit la tour ?", "Gustave Eiffel"),
+            ("Q5", "Pour quel événement fut-elle construite ?", "l'Exposition universelle de 1889"),
+            ("Q6", "En quelle année eut lieu l'Exposition ?", "1889"),
+        ],
+    ),
+    "Phare": (
+        "test",
+        LIGHTHOUSE,
+        [
+            ("T1", "Quel phare fut allumé en 1852 ?", "phare de Zyrbaquonne-les-Glaces"),
+            ("T2", "Qui alluma le phare ?", "l'ingénieur Ambroise Vénétrel"),
+            ("T3", "En quelle année le phare fut-il allumé ?", "1852"),
+        ],
+    ),
+}
+ORIGINAL = {
+    label: answer for *_s, questions in ARTICLES.values() for label, _q, answer in questions
+}
+# The two additional answers of each dev question (first answerer, second answerer).
+EXTRA = {
+    "Q1": ("le 14 juillet 1789", "le 14 juillet"),
+    "Q2": ("Paris", "Paris"),
+    "Q3": ("faubourg Saint-Antoine", "au cœur du faubourg Saint-Antoine"),
+    "Q4": ("Gustave Eiffel", "Gustave Eiffel"),
+    "Q5": ("l'Exposition universelle de 1889", "l'Exposition universelle de 1889"),
+    "Q6": ("1889", "1889"),
+}
+DEV = ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"]
+TEST = ["T1", "T2", "T3"]
+
+
+@dataclass
+class Board:
+    release: Release
+    ids: dict  # label -> question id in the release
+    writer: object
+    answerers: list
+    boss: object
+
+    def predictions(self, answers: dict[str, str]) -> dict[str, str]:
+        return {self.ids[label]: text for label, text in answers.items()}
+
+    def perfect(self, labels) -> dict[str, str]:
+        return self.predictions({label: ORIGINAL[label] for label in labels})
+
+
+def write_dataset(writer, answerers) -> dict[str, str]:
+    """Store the articles, write their questions, answer the dev ones twice more."""
+    for title, (split, text, _questions) in ARTICLES.items():
+        article_store(
+            language="fr",
+            source=SourceArticle(title=title, source_title=title, url="", revision_id=None),
+            paragraphs=[text],
+            wave="1.0",
+            split=split,
+            kind="file",
+        )
+    campaign = campaign_create(name="Questions", splits=["dev", "test"])
+    labels = {}
+    for _ in ARTICLES:
+        lease = lease_claim_next(campaign=campaign, annotator=writer).lease
+        _split, text, spec = ARTICLES[lease.paragraph.article.title]
+        payload = [
+            {"text": q, "answer_start": text.index(a), "answer_text": a, "seconds_spent": 30}
+            for _label, q, a in spec
+        ]
+        written = questions_submit(lease=lease, questions=payload)
+        labels |= {q.pk: label for (label, *_rest), q in zip(spec, written, strict=True)}
+    extra = campaign_create(name="Réponses", kind="additional_answers", splits=["dev"])
+    for index, person in enumerate(answerers):
+        for _ in DEV:
+            lease = answer_claim_next(campaign=extra, annotator=person).lease
+            answer = EXTRA[labels[lease.question_id]][index]
+            start = lease.question.paragraph.text.index(answer)
+            answer_submit(lease=lease, data={"answer_start": start, "answer_text": answer})
+    return {labels[q.pk]: q.export_id for q in Question.objects.filter(pk__in=labels)}
+
+
+def built_release(boss, name: str, **options) -> Release:
+    options = {"formats": ["squad"], "splits": ["dev", "test"]} | options
+    release = release_create(created_by=boss, name=name, version="1.0", **options)
+    release_build(release=release)
+    release.refresh_from_db()
+    assert release.status == Release.Status.SUCCEEDED, release.error
+    return release
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """The messages these tests quote are the English source texts."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def releases_folder(settings, tmp_path):
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "releases": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path / "releases")},
+        },
+    }
+
+
+@pytest.fixture
+def board(db) -> Board:
+    writer = UserFactory(username="writer", roles=[Role.ANNOTATOR])
+    answerers = [UserFactory(username=f"answerer{i}", roles=[Role.ANNOTATOR]) for i in (1, 2)]
+    boss = UserFactory(username="boss", roles=[Role.ADMIN])
+    ids = write_dataset(writer, answerers)
+    release = built_release(boss, "fquad-mini")
+    return Board(release=release, ids=ids, writer=writer, answerers=answerers, boss=boss)
+
+
+@pytest.fixture
+def slow_rate(settings):
+    """Three submissions an hour, to reach the limit quickly."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] | {"submissions": "3/hour"}
+    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": rates}
+
+
+def fresh_quota(user) -> None:
+    """Forget the user's submissions counted by the throttle (Redis outlives test databases)."""
+    cache.delete(f"throttle_submissions_{user.pk}")  # not clear(): Redis holds the job queues
+
+
+def api_for(user) -> APIClient:
+    fresh_quota(user)
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def page_for(user) -> Client:
+    fresh_quota(user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def shown(response) -> str:
+    """Return the body of a response, checked to hold no test answer."""
+    body = response.content.decode()
+    for word in TEST_ANSWER_WORDS:
+        assert word not in body, word
+    return body
+
+
+def submit(client, board: Board, **data):
+    payload = {"release": board.release.pk, "split": "dev", "label": "CamemBERT base"} | data
+    response = client.post(API, payload, format="json")
+    shown(response)
+    return response
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores
+
+
+def test_perfect_predictions_score_100_on_dev_and_on_the_hidden_test(board):
+    api = api_for(board.writer)
+
+    dev = submit(api, board, predictions=board.perfect(DEV))
+    test = submit(api, board, split="test", label="oracle", predictions=board.perfect(TEST))
+
+    assert dev.status_code == 201, dev.content
+    body = dev.json()
+    submission = Submission.objects.get(pk=body["id"])
+    assert body == {
+        "id": submission.pk,
+        "label": "CamemBERT base",
+        "split": "dev",
+        "release": board.release.pk,
+        "exact_match": 100.0,
+        "f1": 100.0,
+        "total": 6,
+        "normalization": {"name": "fquad-fr", "version": "1"},
+        "created_at": body["created_at"],
+    }
+    assert test.status_code == 201, test.content
+    assert (test.json()["exact_match"], test.json()["f1"], test.json()["total"]) == (100, 100, 3)
+    stored = Submission.objects.get(pk=test.json()["id"])
+    assert (stored.split, stored.submitted_by, stored.label) == ("test", board.writer, "oracle")
+    assert (stored.normalization, stored.normalization_version) == ("fquad-fr", "1")
+
+
+PARTIAL = {
+    "Q1": "14 juillet",  # French: "le 14 juillet" (second answerer) without its article
+    "Q2": "à Paris",  # "à" is no article: P 1/2, R 1 → F1 2/3
+    "Q3": "Saint-Antoine",  # best against "faubourg Saint-Antoine": P 1, R 1/2 → F1 2/3
+    "Q4": "Gustave Eiffel",
+    "Q5": "Exposition universelle de 1889",  # French: the elided "l'" goes
+    "Q6": "1889",
+}
+
+
+def test_partial_predictions_get_the_exact_french_figures(board):
+    response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    # Summed in the gold file's order (Bastille then Eiffel), as the official script does.
+    assert body["exact_match"] == 100.0 * 4 / 6
+    assert body["f1"] == 100.0 * (1.0 + 2 / 3 + 2 / 3 + 1.0 + 1.0 + 1.0) / 6
+    assert (round(body["exact_match"], 2), round(body["f1"], 2)) == (66.67, 88.89)
+    assert body["normalization"] == {"name": "fquad-fr", "version": "1"}
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [("fr", "fquad-fr"), ("fr-ca", "fquad-fr"), ("en", "squad-en"), ("de", "word")],
+)
+def test_the_normalization_follows_the_language_of_the_articles(board, language, name):
+    Article.objects.update(language=language)
+
+    response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
+
+    assert response.status_code == 201, response.content
+    assert response.json()["normalization"] == {"name": name, "version": "1"}
+    stored = Submission.objects.get()
+    assert (stored.normalization, stored.normalization_version) == (name, "1")
+    if name != "fquad-fr":  # "le 14 juillet" and "l'Exposition" keep their article
+        assert response.json()["exact_match"] < 100.0 * 4 / 6
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals: a 4xx naming the field, and nothing stored
+
+
+def ids_named(message: str) -> list[str]:
+    return re.findall(r"“([^”]*)”", message)
+
+
+def refused(response, status: int, field: str) -> str:
+    assert response.status_code == status, response.content
+    errors = response.json()["errors"]
+    assert list(errors) == [field], errors
+    assert Submission.objects.count() == 0
+    return " ".join(errors[field])
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "field", "words"),
+    [
+        ({"release": 999_999}, 404, "release", "999999"),
+        ({"release": "one"}, 400, "release", "id"),
+        ({"release": None}, 400, "release", "id"),
+        ({"split": "train"}, 400, "split", "dev or test"),
+        ({"split": None}, 400, "split", "dev or test"),
+        ({"label": ""}, 400, "label", "label"),
+        ({"label": "   "}, 400, "label", "label"),
+        ({"label": "x" * 201}, 400, "label", "200"),
+        ({"label": 12}, 400, "label", "label"),
+        ({"label": "nul\u0000"}, 400, "label", "NUL"),
+        ({"predictions": ["a", "b"]}, 400, "predictions", "object"),
+        ({"predictions": "a"}, 400, "predictions", "object"),
+        ({"predictions": None}, 400, "predictions", "object"),
+    ],
+)
+def test_bad_fields_are_refused_by_name(board, data, status, field, words):
+    response = submit(api_for(board.writer), board, **({"predictions": board.perfect(DEV)} | data))
+
+    assert words in refused(response, status, field)
+
+
+def test_several_bad_fields_are_named_together(board):
+    response = submit(api_for(board.writer), board, split="train", label="", predictions=[])
+
+    assert response.status_code == 400
+    assert sorted(response.json()["errors"]) == ["label", "predictions", "split"]
+    assert Submission.objects.count() == 0
+
+
+def test_answers_that_are_not_strings_are_named_up_to_five(board):
+    predictions = board.perfect(DEV) | {board.ids["Q1"]: 1, board.ids["Q2"]: None}
+    predictions |= {f"n{i}": ["list"] for i in range(5)}
+
+    message = refused(
+        submit(api_for(board.writer), board, predictions=predictions), 400, "predictions"
+    )
+
+    assert "7" in message
+    assert ids_named(message) == [board.ids["Q1"], board.ids["Q2"], "n0", "n1", "n2"]
+    assert message.endswith(", ….")
+
+
+def test_predictions_for_unknown_ids_are_named_up_to_five_with_their_count(board):
+    predictions = board.perfect(DEV) | {f"x{i}": "Paris" for i in range(7)}
+    predictions[board.ids["T1"]] = "phare"  # a test question is not a dev question
+
+    message = refused(
+        submit(api_for(board.writer), board, predictions=predictions), 400, "predictions"
+    )
+
+    assert message.startswith("8 ")
+    assert ids_named(message) == ["x0", "x1", "x2", "x3", "x4"]
+
+
+def test_a_submission_must_answer_every_question_of_the_split(board):
+    predictions = board.perfect(["Q1"])
+
+    message = refused(
+        submit(api_for(board.writer), board, predictions=predictions), 400, "predictions"
+    )
+
+    assert "5 of 6" in message
+    assert ids_named(message) == [board.ids[label] for label in ("Q2", "Q3", "Q4", "Q5", "Q6")]
+    assert not message.endswith(", ….")
+
+
+def test_ids_in_messages_are_cut_short_and_printable(board):
+    predictions = board.perfect(DEV) | {"z" * 5000: "x", "\ud800": "y"}
+    payload = {
+        "release": board.release.pk,
+        "split": "dev",
+        "label": "l",
+        "predictions": predictions,
+    }
+    body = json.dumps(payload)  # ASCII, so the lone surrogate travels as \ud800
+
+    response = api_for(board.writer).post(API, body, content_type="application/json")
+
+    message = refused(response, 400, "predictions")
+
+    assert ids_named(message) == ["z" * 60 + "…", "\\ud800"]
+
+
+def test_an_unfinished_release_or_a_split_it_lacks_is_a_conflict(board):
+    pending = release_create(created_by=board.boss, name="next", version="2.0", formats=["squad"])
+    dev_only = built_release(board.boss, "dev-only", splits=["dev"])
+    api = api_for(board.writer)
+
+    not_built = submit(api, board, release=pending.pk, predictions=board.perfect(DEV))
+    no_test = submit(api, board, release=dev_only.pk, split="test", predictions=board.perfect(TEST))
+
+    assert "finished" in refused(not_built, 409, "release")
+    assert "test" in refused(no_test, 409, "split")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (b'[{"release": 1}]', "non_field_errors"),
+        (b'{"release": 1, "predictions": {', "detail"),
+        (b"[" * 100_000, "non_field_errors"),
+    ],
+    ids=["a list", "broken JSON", "nested too deeply"],
+)
+def test_a_body_that_is_not_a_json_object_is_refused(board, body, field):
+    response = api_for(board.writer).post(API, body, content_type="application/json")
+
+    refused(response, 400, field)
+
+
+def test_a_form_encoded_body_is_refused(board):
+    response = api_for(board.writer).post(API, {"release": board.release.pk, "split": "dev"})
+
+    refused(response, 415, "detail")
+
+
+# ---------------------------------------------------------------------------------------------
+# Size
+
+
+def test_a_50_mb_body_is_refused_before_it_is_read(board):
+    head = {"release": board.release.pk, "split": "dev", "label": "big"}
+    # One 50 MB answer, built as one string: cheap to make, and a valid JSON body.
+    huge = (
+        json.dumps(head)[:-1] + f', "predictions": {{"{board.ids["Q1"]}": "{"a" * (50 * MB)}"}}}}'
+    )
+
+    response = api_for(board.writer).post(API, huge, content_type="application/json")
+
+    assert refused(response, 413, "predictions") == (
+        "A submission is at most 20 MB; send a smaller predictions file."
+    )
+
+
+def test_a_large_declared_length_is_refused_without_reading_the_body(board):
+    # The test client's payload asserts when more is read than it holds: reading would fail.
+    response = api_for(board.writer).generic(
+        "POST", API, b"{}", content_type="application/json", CONTENT_LENGTH=str(60 * MB)
+    )
+
+    assert "20 MB" in refused(response, 413, "predictions")
+
+
+def test_the_limit_is_the_setting_and_a_valid_body_over_djangos_default_passes(board, settings):
+    long_answer = "Paris " * (MB // 2)  # 3 MB: above Django's default 2.5 MB, under 20 MB
+    predictions = board.perfect(DEV) | {board.ids["Q2"]: long_answer}
+    api = api_for(board.writer)
+
+    accepted = submit(api, board, predictions=predictions)
+    settings.SUBMISSION_MAX_MB = 1
+    refused_body = submit(api, board, label="again", predictions=predictions)
+
+    assert accepted.status_code == 201, accepted.content
+    assert refused_body.status_code == 413
+    assert refused_body.json() == {
+        "errors": {
+            "predictions": ["A submission is at most 1 MB; send a smaller predictions file."]
+        }
+    }
+    assert Submission.objects.count() == 1
+
+
+def test_djangos_own_refusal_of_a_body_is_the_same_413(board, settings):
+    # DRF reads a JSON body through request.body, which Django refuses past its own limit.
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    predictions = board.perfect(DEV) | {board.ids["Q2"]: "Paris " * 500}  # 3 kB
+
+    response = submit(api_for(board.writer), board, predictions=predictions)
+
+    assert "20 MB" in refused(response, 413, "predictions")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rate limit
+
+
+def test_the_fourth_submission_within_the_hour_is_throttled(board, slow_rate):
+    api = api_for(board.writer)
+    for n in range(3):
+        assert (
+            submit(api, board, label=f"run {n}", predictions=board.perfect(DEV)).status_code == 201
+        )
+
+    fourth = submit(api, board, label="run 3", predictions=board.perfect(DEV))
+    page = Client()
+    page.force_login(board.writer)
+    by_page = post_page(page, board, label="page", predictions=upload(board.perfect(DEV)))
+
+    assert fourth.status_code == 429
+    assert list(fourth.json()["errors"]) == ["detail"]
+    assert by_page.status_code == 429  # the page and the API share the quota
+    assert "Too many submissions" in shown(by_page)
+    assert Submission.objects.count() == 3
+    # Reading the leaderboard is not limited, and another user has a quota of their own.
+    assert api.get(API, {"release": board.release.pk, "split": "dev"}).status_code == 200
+    other = submit(api_for(board.answerers[0]), board, predictions=board.perfect(DEV))
+    assert other.status_code == 201
+
+
+def test_refused_attempts_count_too(board, slow_rate):
+    api = api_for(board.writer)
+    for _ in range(3):
+        assert submit(api, board, split="train", predictions={}).status_code == 400
+
+    assert submit(api, board, predictions=board.perfect(DEV)).status_code == 429
+    assert Submission.objects.count() == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The leaderboard
+
+
+@pytest.fixture
+def scored(board):
+    """Two submissions on dev, one on test, two baselines (one failed) and humans."""
+    api = api_for(board.writer)
+    partial = submit(api, board, label="partial", predictions=board.predictions(PARTIAL))
+    perfect = submit(
+        api_for(board.answerers[0]), board, label="perfect", predictions=board.perfect(DEV)
+    )
+    hidden = submit(api, board, split="test", label="on test", predictions=board.perfect(TEST))
+    assert {partial.status_code, perfect.status_code, hidden.status_code} == {201}
+    baseline = BaselineRun.objects.create(
+        release=board.release,
+        kind=BaselineRun.Kind.LEXICAL,
+        status=BaselineRun.Status.SUCCEEDED,
+        metrics={"dev": {"exact_match": 70.0, "f1": 90.0, "total": 6}},
+        normalization="fquad-fr",
+        normalization_version="1",
+        created_by=board.boss,
+    )
+    BaselineRun.objects.create(
+        release=board.release,
+        kind=BaselineRun.Kind.LEXICAL,
+        status=BaselineRun.Status.FAILED,
+        metrics={"dev": {"exact_match": 99.0, "f1": 99.0}},
+    )
+    return {
+        "partial": partial.json()["id"],
+        "perfect": perfect.json()["id"],
+        "test": hidden.json()["id"],
+        "baseline": baseline.pk,
+    }
+
+
+def test_the_api_lists_humans_then_entries_best_first(board, scored):
+    response = api_for(board.answerers[1]).get(API, {"release": board.release.pk, "split": "dev"})
+    shown(response)
+
+    assert response.status_code == 200
+    rows = response.json()
+    assert [(r["kind"], r["id"], r["rank"]) for r in rows] == [
+        ("human", None, None),
+        ("submission", scored["perfect"], 1),
+        ("baseline", scored["baseline"], None),
+        ("submission", scored["partial"], 2),
+    ]
+    human = human_performance_report(split="dev")["splits"]["dev"]
+    assert human["questions"] == 6
+    assert rows[0]["exact_match"] == human["exact_match"]
+    assert rows[0]["f1"] == human["f1"]
+    assert (round(rows[0]["exact_match"], 2), round(rows[0]["f1"], 2)) == (88.89, 97.78)
+    assert rows[0]["total"] == 6
+    assert "database" in rows[0]["note"]
+    assert rows[1] | {"created_at": None} == {
+        "rank": 1,
+        "kind": "submission",
+        "id": scored["perfect"],
+        "label": "perfect",
+        "submitted_by": "answerer1",
+        "exact_match": 100.0,
+        "f1": 100.0,
+        "total": 6,
+        "created_at": None,
+        "normalization": {"name": "fquad-fr", "version": "1"},
+        "note": "",
+    }
+    assert (rows[2]["f1"], rows[2]["exact_match"], rows[2]["total"]) == (90.0, 70.0, 6)
+    assert rows[2]["submitted_by"] == "boss"
+
+
+def test_the_test_leaderboard_shows_figures_only(board, scored):
+    response = api_for(board.writer).get(API, {"release": board.release.pk, "split": "test"})
+    shown(response)
+
+    rows = response.json()
+    assert [(r["kind"], r["id"], r["f1"]) for r in rows] == [("submission", scored["test"], 100.0)]
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "field"),
+    [
+        ({"split": "dev"}, 400, "release"),
+        ({"release": 999_999, "split": "dev"}, 404, "release"),
+        ({"release": "{pk}", "split": "train"}, 400, "split"),
+        ({"release": "{pk}"}, 400, "split"),
+    ],
+)
+def test_the_api_refuses_a_bad_choice_of_leaderboard(board, query, status, field):
+    query = {k: str(v).format(pk=board.release.pk) for k, v in query.items()}
+
+    response = api_for(board.writer).get(API, query)
+
+    assert response.status_code == status
+    assert list(response.json()["errors"]) == [field]
+
+
+def rows_of(page: str) -> list[tuple[str, str]]:
+    return re.findall(r'<tr class="row-(\w+)" data-kind="\w+"(?: data-id="(\d+)")?>', page)
+
+
+def test_the_page_lists_submissions_best_first_with_the_human_row(board, scored):
+    page = shown(page_for(board.answerers[1]).get(PAGE, {"release": board.release.pk}))
+
+    assert rows_of(page) == [
+        ("human", ""),
+        ("submission", str(scored["perfect"])),
+        ("baseline", str(scored["baseline"])),
+        ("submission", str(scored["partial"])),
+    ]
+    assert "computed from the questions now in the database" in page
+    assert "fquad-fr v1" in page
+    test_page = shown(
+        page_for(board.writer).get(PAGE, {"release": board.release.pk, "split": "test"})
+    )
+    assert rows_of(test_page) == [("submission", str(scored["test"]))]
+
+
+def test_the_page_escapes_labels(board):
+    label = '<script>alert("x")</script>'
+    assert (
+        submit(
+            api_for(board.writer), board, label=label, predictions=board.perfect(DEV)
+        ).status_code
+        == 201
+    )
+
+    page = shown(page_for(board.writer).get(PAGE))
+
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+
+
+@pytest.mark.parametrize(
+    "query", [{"split": "train"}, {"release": "999999"}, {"release": "x"}], ids=str
+)
+def test_the_page_answers_404_for_a_leaderboard_that_does_not_exist(board, query):
+    assert page_for(board.writer).get(PAGE, query).status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------
+# The page's submission form
+
+
+def upload(data, name="predictions.json") -> SimpleUploadedFile:
+    raw = data if isinstance(data, bytes) else json.dumps(data).encode()
+    return SimpleUploadedFile(name, raw, content_type="application/json")
+
+
+def post_page(client, board: Board, split="dev", **data):
+    url = f"{PAGE}?release={board.release.pk}&split={split}"
+    response = client.post(url, data)
+    shown(response)
+    return response
+
+
+def test_a_file_submitted_on_the_page_is_scored_and_listed(board):
+    client = page_for(board.answerers[0])
+
+    response = post_page(
+        client, board, label="mon modèle", predictions=upload(board.predictions(PARTIAL))
+    )
+
+    assert response.status_code == 302
+    submission = Submission.objects.get()
+    assert (submission.label, submission.split, submission.submitted_by) == (
+        "mon modèle",
+        "dev",
+        board.answerers[0],
+    )
+    assert submission.f1 == 100.0 * (1.0 + 2 / 3 + 2 / 3 + 1.0 + 1.0 + 1.0) / 6
+    page = shown(client.get(response["Location"]))
+    assert ("submission", str(submission.pk)) in rows_of(page)
+    assert "mon modèle" in page
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "words"),
+    [
+        ({"label": "kept label"}, "predictions", "Choose the JSON file"),
+        ({"label": "kept label", "predictions": b"{not json"}, "predictions", "not JSON"),
+        ({"label": "kept label", "predictions": b"\xff\xfe\xfa"}, "predictions", "not JSON"),
+        ({"label": "kept label", "predictions": ["a"]}, "predictions", "object"),
+        ({"label": "kept label", "predictions": {"x": "y"}}, "predictions", "missing"),
+        ({"label": "", "predictions": "perfect"}, "label", "Give a label"),
+        ({"label": "y" * 201, "predictions": "perfect"}, "label", "200"),
+    ],
+    ids=["no file", "not JSON", "not UTF-8", "a list", "unknown and missing", "no label", "long"],
+)
+def test_the_page_shows_a_refusal_next_to_its_field_and_keeps_the_label(board, data, field, words):
+    data = dict(data)
+    if "predictions" in data:
+        value = data["predictions"]
+        data["predictions"] = upload(board.perfect(DEV) if value == "perfect" else value)
+
+    response = post_page(page_for(board.writer), board, **data)
+
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert list(form.errors) == [field]
+    assert words in " ".join(form.errors[field])
+    assert Submission.objects.count() == 0
+    if data["label"] == "kept label":
+        assert 'value="kept label"' in response.content.decode()
+
+
+def test_the_page_refuses_a_huge_body_unread(board):
+    client = page_for(board.writer)
+    url = f"{PAGE}?release={board.release.pk}&split=dev"
+
+    response = client.generic(
+        "POST",
+        url,
+        b"--x--",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(50 * MB),
+    )
+
+    assert response.status_code == 413
+    assert "at most 20 MB" in " ".join(response.context["form"].errors["predictions"])
+    assert Submission.objects.count() == 0
+    assert rows_of(shown(response)) == [("human", "")]  # the leaderboard is still shown
+
+
+def test_the_page_answers_djangos_refusal_of_a_body_as_413(board, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000  # Django counts the form's fields, not files
+
+    response = post_page(
+        page_for(board.writer), board, label="l" * 5000, predictions=upload(board.perfect(DEV))
+    )
+
+    assert response.status_code == 413
+    assert list(response.context["form"].errors) == ["predictions"]
+    assert Submission.objects.count() == 0
+
+
+def test_the_page_checks_csrf(board):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(board.writer)
+    fresh_quota(board.writer)
+
+    response = post_page(client, board, label="forged", predictions=upload(board.perfect(DEV)))
+
+    assert response.status_code == 403
+    assert Submission.objects.count() == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Who may submit and see
+
+
+@pytest.fixture
+def people(db):
+    return {
+        "annotator": UserFactory(username="ann", roles=[Role.ANNOTATOR]),
+        "reviewer": UserFactory(username="rev", roles=[Role.REVIEWER]),
+        "admin": UserFactory(username="adm", roles=[Role.ADMIN]),
+        "nobody": UserFactory(username="nobody", roles=[]),
+    }
+
+
+@pytest.mark.parametrize("role", ["annotator", "reviewer", "admin"])
+def test_every_role_may_submit_and_see(board, people, role):
+    user = people[role]
+
+    by_api = submit(api_for(user), board, label=role, predictions=board.perfect(DEV))
+    page = page_for(user).get(PAGE)
+
+    assert by_api.status_code == 201
+    assert page.status_code == 200
+    assert role in shown(page)
+
+
+def test_a_user_without_a_role_may_neither_submit_nor_see(board, people):
+    api, client = api_for(people["nobody"]), page_for(people["nobody"])
+
+    posted = submit(api, board, predictions=board.perfect(DEV))
+    listed = api.get(API, {"release": board.release.pk, "split": "dev"})
+    page = client.get(PAGE)
+    page_post = post_page(client, board, label="x", predictions=upload(board.perfect(DEV)))
+
+    assert (posted.status_code, listed.status_code, page.status_code) == (403, 403, 403)
+    assert page_post.status_code == 403
+    assert list(posted.json()["errors"]) == ["detail"]
+    assert Submission.objects.count() == 0
+
+
+def test_anonymous_people_are_asked_to_sign_in(board):
+    api = APIClient()
+
+    posted = submit(api, board, predictions=board.perfect(DEV))
+    listed = api.get(API, {"release": board.release.pk, "split": "dev"})
+    page = Client().get(PAGE)
+
+    assert (posted.status_code, listed.status_code) == (401, 401)
+    assert page.status_code == 302
+    assert page["Location"] == f"/accounts/login/?next={PAGE}"
+    assert Submission.objects.count() == 0
+
+
+def test_a_token_works_for_scripts(board):
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=board.writer).key}")
+    fresh_quota(board.writer)
+
+    response = submit(api, board, predictions=board.perfect(DEV))
+
+    assert response.status_code == 201
+
+
+def test_the_admin_home_links_to_the_leaderboard(board):
+    page = page_for(board.boss).get("/manage/")
+
+    assert page.status_code == 200
+    assert f'href="{PAGE}"' in page.content.decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("SUBMISSIONS_RATE", "lots", "Bad environment variable SUBMISSIONS_RATE: expected a"),
+        ("SUBMISSION_MAX_MB", "0", "Bad environment variable SUBMISSION_MAX_MB: expected a"),
+    ],
+)
+def test_start_up_stops_on_a_bad_leaderboard_setting(tmp_path, name, value, message):
+    result = manage("check", env=manage_env(VAR_DIR=str(tmp_path), **{name: value}), timeout=60)
+
+    assert result.returncode == 1
+    assert message in result.stderr
+
+
+def test_the_settings_defaults(settings):
+    assert settings.SUBMISSION_MAX_MB == 20
+    assert settings.SUBMISSIONS_RATE == "20/hour"
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["submissions"] == "20/hour"
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE >= 20 * MB
+
+
+def test_the_page_says_when_no_release_is_finished(db):
+    user = UserFactory(username="early", roles=[Role.REVIEWER])
+
+    page = page_for(user).get(PAGE)
+
+    assert page.status_code == 200
+    assert "No release is finished yet" in page.content.decode()
+    assert 'id="submission-form"' not in page.content.decode()
