@@ -1,4 +1,6 @@
-from django.db.models import Count, QuerySet
+import uuid
+
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -87,3 +89,15 @@ def unsuitable_reports(campaign: Campaign) -> QuerySet:
         .select_related("annotator", "paragraph__article")
         .order_by("-finished_at", "-pk")
     )
+
+
+def questions_by_export_id(ids) -> QuerySet:
+    """Return the questions released under these ids: an imported id, or else the uuid."""
+    ids = list(ids)
+    uuids = []
+    for value in ids:
+        try:
+            uuids.append(uuid.UUID(value))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids))

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections import Counter
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from annotation.models import Question
+from annotation.selectors import questions_by_export_id
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
 from core.text import has_bad_characters
@@ -151,12 +150,8 @@ def release_split_normalization(*, question_ids) -> Normalization:
     code counts as its language (fr-ca is French). A release holds one language in practice;
     should it hold several, the language with the most of these questions decides.
     """
-    ids = list(question_ids)
-    uuids = [i for i in ids if len(i) == 36 and i.count("-") == 4]
     languages = Counter(
-        Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids)).values_list(
-            "paragraph__article__language", flat=True
-        )
+        questions_by_export_id(question_ids).values_list("paragraph__article__language", flat=True)
     )
     if not languages:
         return WORD

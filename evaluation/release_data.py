@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from annotation.models import Question
+from annotation.selectors import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
 from exports.models import Release
@@ -62,9 +61,5 @@ def release_gold_answers(release: Release, split: str) -> dict[str, list[str]]:
 
 def question_types(ids) -> dict[str, str]:
     """Return {export id: question type} of released question ids (imported ids or uuids)."""
-    ids = list(ids)
-    uuids = [i for i in ids if len(i) == 36 and i.count("-") == 4]
-    rows = Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids)).values_list(
-        "source_id", "uuid", "question_type"
-    )
+    rows = questions_by_export_id(ids).values_list("source_id", "uuid", "question_type")
     return {(source or str(uuid)): qtype for source, uuid, qtype in rows}

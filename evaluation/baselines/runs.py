@@ -213,11 +213,14 @@ def _transformers_model(run, report):
             "torch and transformers are not installed on this worker: install the project's "
             "`gpu` extra on the machine that consumes the gpu queue"
         ) from error
+    import torch
     from transformers import AutoModelForQuestionAnswering, AutoTokenizer
 
-    config = qa.TrainConfig(**run.hyperparameters)
+    # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
+    config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})
     tokenizer = AutoTokenizer.from_pretrained(run.model)
-    model = AutoModelForQuestionAnswering.from_pretrained(run.model)
+    # Weights are read from safetensors only: a pickled checkpoint could run code when loaded.
+    model = AutoModelForQuestionAnswering.from_pretrained(run.model, use_safetensors=True)
     if run.kind == BaselineRun.Kind.FINETUNE:
         train_examples = [e for e in release_examples(run.release, "train") if e["answers"]["text"]]
 
