@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock, live_answer_leases, question_lock_next_to_answer
+from annotation.locks import answer_places_taken, lease_lock, question_lock_next_to_answer
 from annotation.models import Answer, Campaign, Lease
 from annotation.validation import seconds_problems, span_problems
 from annotation.work import (
@@ -43,7 +43,7 @@ def _pick_question(campaign: Campaign, annotator) -> Item | None:
         if question is None:
             return None
         # Counted again under the row lock: the candidate query read its count before.
-        if live_answer_leases(question.pk) < campaign.extra_answers:
+        if answer_places_taken(question.pk) < campaign.extra_answers:
             return Item(question.paragraph, question)
         skip.add(question.pk)
     return None

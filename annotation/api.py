@@ -371,9 +371,15 @@ class CampaignViewSet(viewsets.ModelViewSet):
     @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
     @action(detail=True, methods=["post"], url_path="review-leases")
     def review_leases(self, request, pk=None):
-        """Reviewers: claim the next sampled question to audit (201), the one held (200), 204."""
-        claim = review_claim_next(campaign=self.get_object(), reviewer=request.user)
-        return claim_response(claim)
+        """Reviewers: claim the next sampled question to audit (201), the one held (200), 204.
+
+        Closed questions campaigns too: their sampled questions still wait for an audit.
+        """
+        campaign = Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS, pk=parse_id(pk, "id"))
+        found = campaign.first()
+        if found is None:
+            raise ServiceError({"campaign": [_("No such questions campaign.")]}, status=404)
+        return claim_response(review_claim_next(campaign=found, reviewer=request.user))
 
 
 def claim_response(claim) -> Response:

@@ -48,11 +48,19 @@ def lease_lock(*, lease_pk: int) -> Lease | None:
     return Lease.objects.select_for_update().filter(pk=lease_pk).first()
 
 
-def live_answer_leases(question_pk) -> int:
-    """Return how many answer leases hold or answered this question (any campaign)."""
-    return Lease.objects.filter(
-        kind=Lease.Kind.ANSWER, question_id=question_pk, status__in=LIVE
-    ).count()
+def answer_places_taken(question_pk, *, excluding_lease=None) -> int:
+    """Return how many additional answers this question has or is being given.
+
+    The answers stored (given on the platform, or brought by an import without any lease)
+    plus the answer leases still active, in any campaign.
+    """
+    active = Lease.objects.filter(
+        kind=Lease.Kind.ANSWER, question_id=question_pk, status=Lease.Status.ACTIVE
+    )
+    if excluding_lease is not None:
+        active = active.exclude(pk=excluding_lease)
+    stored = Answer.objects.filter(question_id=question_pk, kind=Answer.Kind.ADDITIONAL)
+    return active.count() + stored.count()
 
 
 def answer_candidates(*, campaign: Campaign, annotator) -> QuerySet:
@@ -62,8 +70,17 @@ def answer_candidates(*, campaign: Campaign, annotator) -> QuerySet:
     extra answers. The count is read before the row lock, so the caller counts again once the
     question is locked.
     """
-    live = (
-        Lease.objects.filter(kind=Lease.Kind.ANSWER, status__in=LIVE, question=OuterRef("pk"))
+    active = (
+        Lease.objects.filter(
+            kind=Lease.Kind.ANSWER, status=Lease.Status.ACTIVE, question=OuterRef("pk")
+        )
+        .order_by()
+        .values("question")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    stored = (
+        Answer.objects.filter(kind=Answer.Kind.ADDITIONAL, question=OuterRef("pk"))
         .order_by()
         .values("question")
         .annotate(n=Count("pk"))
@@ -80,8 +97,11 @@ def answer_candidates(*, campaign: Campaign, annotator) -> QuerySet:
         .exclude(author=annotator)
         .exclude(pk__in=mine.values("question_id"))
         .exclude(pk__in=answered.values("question_id"))
-        .annotate(live=Coalesce(Subquery(live, output_field=IntegerField()), Value(0)))
-        .filter(live__lt=campaign.extra_answers)
+        .annotate(
+            taken=Coalesce(Subquery(active, output_field=IntegerField()), Value(0))
+            + Coalesce(Subquery(stored, output_field=IntegerField()), Value(0))
+        )
+        .filter(taken__lt=campaign.extra_answers)
         .order_by("pk")
     )
 

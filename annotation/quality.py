@@ -14,19 +14,25 @@ from annotation.models import Campaign, Lease, Question, Review
 
 
 def review_queue(*, reviewer) -> list[dict]:
-    """Return, per active questions campaign, how many sampled questions wait for this reviewer."""
+    """Return, per questions campaign, how many sampled questions wait for this reviewer.
+
+    Closed campaigns are listed while some of their sampled questions wait for an audit.
+    """
     rows = []
-    for campaign in Campaign.objects.filter(active=True, kind=Campaign.Kind.QUESTIONS):
+    for campaign in Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS):
         held = Lease.objects.filter(
             campaign=campaign,
             kind=Lease.Kind.REVIEW,
             annotator=reviewer,
             status=Lease.Status.ACTIVE,
         ).first()
+        waiting = review_candidates(campaign=campaign, reviewer=reviewer).count()
+        if not (campaign.active or waiting or held):  # a closed campaign shows while audits wait
+            continue
         rows.append(
             {
                 "campaign": campaign,
-                "waiting": review_candidates(campaign=campaign, reviewer=reviewer).count(),
+                "waiting": waiting,
                 "reviewed": Review.objects.filter(
                     reviewer=reviewer, question__campaign=campaign
                 ).count(),

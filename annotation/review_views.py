@@ -51,7 +51,9 @@ def _claim_and_go(request, campaign: Campaign):
 @reviewer_only
 @require_POST
 def next_review(request, campaign_pk: int):
-    campaign = get_object_or_404(Campaign.objects.filter(active=True), pk=campaign_pk)
+    campaign = get_object_or_404(
+        Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS), pk=campaign_pk
+    )
     return _claim_and_go(request, campaign)
 
 

@@ -17,12 +17,18 @@ from django.utils.translation import gettext as _
 
 from accounts.roles import Role
 from annotation.audit import review_sample, revisions_start
-from annotation.locks import LIVE, lease_lock, paragraph_lock_next, question_lock
+from annotation.locks import (
+    LIVE,
+    answer_places_taken,
+    lease_lock,
+    paragraph_lock_next,
+    question_lock,
+)
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.question_types import classify
 from annotation.validation import check_questions
 from core.errors import ServiceError
-from core.inputs import json_has_bad_characters
+from core.inputs import check_text, json_has_bad_characters
 from corpus.models import Paragraph
 
 MAX_DRAFT_BYTES = 64_000
@@ -66,11 +72,8 @@ def check_can_work(campaign: Campaign, user, kind: str) -> None:
             raise ServiceError({"detail": [_("Only reviewers audit questions.")]}, status=403)
     elif not user.has_role(Role.ANNOTATOR):
         raise ServiceError({"detail": [_("Only annotators write questions.")]}, status=403)
-    elif user.paused_at is not None:
-        raise ServiceError(
-            {"detail": [_("An admin paused your work; ask them before going on.")]}, status=403
-        )
-    if not campaign.active:
+    # A closed questions campaign still has its sampled questions to audit.
+    if not campaign.active and kind != Lease.Kind.REVIEW:
         raise ServiceError({"campaign": [_("This campaign is closed.")]}, status=409)
     if campaign.kind != CAMPAIGN_KIND[kind]:
         message = {
@@ -79,6 +82,13 @@ def check_can_work(campaign: Campaign, user, kind: str) -> None:
             Lease.Kind.REVIEW: _("This campaign has no questions to review."),
         }[kind]
         raise ServiceError({"campaign": [message]}, status=409)
+
+
+def _check_not_paused(user, kind: str) -> None:
+    if kind != Lease.Kind.REVIEW and user.paused_at is not None:
+        raise ServiceError(
+            {"detail": [_("An admin paused your work; ask them before going on.")]}, status=403
+        )
 
 
 def _expire_overdue(campaign: Campaign, now) -> None:
@@ -121,6 +131,7 @@ def _claim_once(campaign: Campaign, user, kind: str, pick: Callable) -> Claim | 
         revived = _revive_own_draft(campaign, user, kind, now)
         if revived is not None:
             return Claim(revived, created=False)
+        _check_not_paused(user, kind)  # what they hold comes back to them; nothing new
         item = pick(campaign, user)
         if item is None:
             return None
@@ -253,7 +264,8 @@ def item_taken(lease: Lease) -> bool:
     if lease.kind == Lease.Kind.REVIEW:
         return live.filter(question_id=lease.question_id).exists()
     question_lock(question_pk=lease.question_id)
-    return live.filter(question_id=lease.question_id).count() >= lease.campaign.extra_answers
+    taken = answer_places_taken(lease.question_id, excluding_lease=lease.pk)
+    return taken >= lease.campaign.extra_answers
 
 
 def reopen_expired(lease: Lease) -> None:
@@ -317,8 +329,9 @@ def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:
     """Give the paragraph back: skipped (others get it) or reported unsuitable (nobody does)."""
     if reason not in Lease.Reason.values:
         raise ServiceError({"reason": [_("Give the reason: skip or unsuitable.")]})
-    if len(note) > 1000:
+    if not isinstance(note, str) or len(note) > 1000:
         raise ServiceError({"note": [_("At most 1,000 characters.")]})
+    check_text(note, "note")
     with transaction.atomic():
         locked = lease_lock(lease_pk=lease.pk)
         check_open(locked)

@@ -369,3 +369,33 @@ def test_questions_cannot_be_submitted_on_an_answer_lease(answers, written, peop
     assert (list(error.value.errors), error.value.status) == (["lease"], 409)
     assert Question.objects.count() == 6
     assert Lease.objects.get(pk=lease.pk).status == "active"
+
+
+def test_a_paused_annotator_gets_back_what_they_hold_but_nothing_new(answers, written, people):
+    b = people[1]
+    held = claim(answers, b).lease
+    b.paused_at = timezone.now()
+    b.save()
+    again = claim(answers, b)
+    assert (again.lease.pk, again.created) == (held.pk, False)  # their work is not locked away
+    answer_submit(lease=again.lease, data=span(written[0]))
+    with pytest.raises(ServiceError) as error:
+        claim(answers, b)
+    assert (list(error.value.errors), error.value.status) == (["detail"], 403)
+    assert Lease.objects.filter(kind="answer").count() == 1
+
+
+def test_answers_stored_without_leases_fill_the_places(answers, written, people):
+    # An imported question arrives with its additional answers and no lease.
+    first = written[0]
+    for person, word in ((people[3], "Loire"), (people[4], "fleuve")):
+        place = span(first, word)
+        Answer.objects.create(
+            question=first,
+            author=person,
+            kind="additional",
+            answer_start=place["answer_start"],
+            text=place["answer_text"],
+        )
+    lease = claim(answers, people[1]).lease
+    assert lease.question_id == written[1].pk  # the first one already has its two answers

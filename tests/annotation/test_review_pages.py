@@ -711,12 +711,12 @@ def test_an_answer_sent_after_the_campaign_closed_is_kept_and_goes_home(
     assert (response.status_code, response.get("Location")) == (302, "/annotate/")
 
 
-def test_a_review_sent_after_the_campaign_closed_is_kept_and_goes_home(
-    client, audited, review_lease, reviewer
-):
-    audited.active = False
+def test_reviews_go_on_after_the_campaign_closed(client, audited, sampled, review_lease, reviewer):
+    audited.active = False  # closed to new questions; its sampled questions still wait
     audited.save()
     client.force_login(reviewer)
     response = client.post(f"/review/leases/{review_lease.pk}/", {"verdict": "approve"})
-    assert (response.status_code, response["Location"]) == (302, "/review/")
     assert Review.objects.get().verdict == "approve"
+    following = Lease.objects.get(kind="review", status="active")
+    assert following.question_id == sampled[1].pk
+    assert (response.status_code, response["Location"]) == (302, f"/review/leases/{following.pk}/")

@@ -353,3 +353,12 @@ def test_odd_ids_and_text_in_urls_are_4xx(api, path):
     response = api.get(path)
     assert 400 <= response.status_code < 500
     assert "errors" in response.json()
+
+
+def test_a_give_back_note_with_a_nul_is_refused_and_changes_nothing(campaign, paragraphs, annotators):
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    with pytest.raises(ServiceError) as error:
+        lease_release(lease=lease, reason="skip", note="trop\x00court")
+    assert list(error.value.errors) == ["note"]
+    lease.refresh_from_db()
+    assert (lease.status, lease.release_note) == ("active", "")
