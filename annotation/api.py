@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import IsAnnotator, IsAnnotatorOrReviewer, IsPlatformAdmin, IsReviewer
+from accounts.roles import Role
 from accounts.services import annotator_pause, annotator_resume
 from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import (
@@ -189,7 +190,6 @@ class QuestionSerializer(serializers.ModelSerializer):
             "question_type",
             "seconds_spent",
             "status",
-            "sampled_for_review",
             "split",
             "answers",
             "created_at",
@@ -201,9 +201,19 @@ class QuestionDetailSerializer(QuestionSerializer):
 
     revisions = RevisionSerializer(many=True)
     reviews = ReviewSerializer(many=True)
+    sampled_for_review = serializers.SerializerMethodField()
 
     class Meta(QuestionSerializer.Meta):
-        fields = [*QuestionSerializer.Meta.fields, "revisions", "reviews"]
+        fields = [*QuestionSerializer.Meta.fields, "sampled_for_review", "revisions", "reviews"]
+
+    @extend_schema_field({"type": "boolean", "nullable": True})
+    def get_sampled_for_review(self, question):
+        """Reviewers and admins only: an annotator who saw it could tell which questions of
+        theirs the next ones must be (the sampler keeps a steady share)."""
+        user = self.context["request"].user
+        if user.has_role(Role.REVIEWER) or user.has_role(Role.ADMIN):
+            return question.sampled_for_review
+        return None
 
 
 def lease_response(lease: Lease, created: bool | None = None) -> Response:

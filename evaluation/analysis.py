@@ -72,7 +72,7 @@ def _split_figures(split: str) -> dict:
     )
     rows = list(questions.iterator(chunk_size=2000))
     answers = Answer.objects.filter(
-        question__in=[r[0] for r in rows], kind=Answer.Kind.ORIGINAL, misaligned=False
+        question__in=questions.values("pk"), kind=Answer.Kind.ORIGINAL, misaligned=False
     ).values_list("question_id", "answer_start", "text")
     originals = {pk: (start, text) for pk, start, text in answers}
     spans = [(r[3], *originals[r[0]]) for r in rows if r[0] in originals]

@@ -180,6 +180,10 @@ def submission_create(*, user, release: Release, split, label, predictions) -> S
     if errors:
         raise ServiceError(errors)
     gold = release_gold(release=release, split=split)
+    if not gold:
+        raise ServiceError(
+            {"split": [_("This split of the release holds no question to score.")]}, status=409
+        )
     if id_errors := _check_ids(predictions, gold, split):
         raise ServiceError({"predictions": id_errors})
     norm = release_split_normalization(question_ids=gold)
@@ -217,11 +221,10 @@ def _submission_row(submission: Submission) -> dict:
 
 def _baseline_row(run: BaselineRun, split: str) -> dict:
     figures = run.metrics[split]
-    name = run.model.rstrip("/").rsplit("/", 1)[-1] if run.model else ""
     return {
         "kind": "baseline",
         "id": run.pk,
-        "label": " · ".join(part for part in (run.get_kind_display(), name) if part),
+        "label": " · ".join(part for part in (run.get_kind_display(), run.model_name) if part),
         "submitted_by": run.created_by.username if run.created_by else None,
         "exact_match": figures.get("exact_match"),
         "f1": figures.get("f1"),

@@ -1,5 +1,7 @@
 """Evaluation: leaderboard submissions, baseline runs and dataset analyses."""
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -78,7 +80,17 @@ class BaselineRun(Job):
         verbose_name_plural = _("baseline runs")
 
     def __str__(self):
-        return f"{self.get_kind_display()} · {self.model or '—'}"
+        return f"{self.get_kind_display()} · {self.model_name or '—'}"
+
+    @property
+    def model_name(self) -> str:
+        """Return the model's short name for tables: a folder's or hub name's last part, or
+        an HTTP model's host (never the rest of its address, which may hold a token)."""
+        if not self.model:
+            return ""
+        if self.kind == self.Kind.HTTP:
+            return urlsplit(self.model).hostname or ""
+        return self.model.rstrip("/").rsplit("/", 1)[-1]
 
 
 class DatasetAnalysis(Job):

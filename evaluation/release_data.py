@@ -14,7 +14,7 @@ from annotation.selectors import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
 from exports.models import Release
-from exports.services import release_file_open, release_gold
+from exports.services import release_file_open
 
 
 def _file(release: Release, name: str):
@@ -53,10 +53,6 @@ def release_examples(release: Release, split: str) -> list[dict]:
             for paragraph in article.paragraphs
             for q in paragraph.questions
         ]
-
-
-def release_gold_answers(release: Release, split: str) -> dict[str, list[str]]:
-    return release_gold(release=release, split=split)
 
 
 def question_types(ids) -> dict[str, str]:

@@ -35,8 +35,7 @@ ANSWER_TYPE_LABELS = {  # the FQuAD paper's answer types
 
 
 def _label(run: BaselineRun) -> str:
-    name = run.model.rstrip("/").rsplit("/", 1)[-1] if run.model else run.get_kind_display()
-    return f"#{run.pk} {name}"[:40]
+    return f"#{run.pk} {run.model_name or run.get_kind_display()}"[:40]
 
 
 def _charts(runs, human) -> list[dict]:

@@ -8,13 +8,6 @@ from collections.abc import Mapping
 from evaluation.metrics import Normalization, score
 
 
-def score_split(
-    gold: Mapping[str, list[str]], predictions: Mapping[str, str], norm: Normalization
-) -> dict:
-    """Return {"exact_match", "f1", "total", "missing"} of predictions against the gold answers."""
-    return score(gold, predictions, norm)
-
-
 def score_by(
     gold: Mapping[str, list[str]],
     predictions: Mapping[str, str],

@@ -157,7 +157,8 @@ def _history_of(question: Question, *, shown: bool) -> bytes:
             {
                 "verdict": r.verdict,
                 "reason": r.reason,
-                "comment": r.comment,
+                # A reviewer's comment often quotes the right answer: held back with them.
+                **({"comment": r.comment} if shown else {}),
                 "reviewer": r.reviewer.username,
                 "at": r.created_at.isoformat(),
                 "version": r.revision.number if r.revision else None,

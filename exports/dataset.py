@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import chain, groupby, islice
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from annotation.models import Answer, Question
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
@@ -41,9 +41,17 @@ class Selection:
 
 
 def selected_questions(selection: Selection) -> QuerySet:
-    """Return the questions of a split that go into a release (rejected ones never do)."""
-    questions = Question.objects.filter(paragraph__article__split=selection.split).exclude(
-        status=Question.Status.REJECTED
+    """Return the questions of a split that go into a release.
+
+    Never a rejected question, nor one left without an answer to show (an imported question
+    whose only answer is misaligned).
+    """
+    # A question needs an answer the release can show (not "no answer", not misaligned).
+    exportable = Answer.objects.filter(question=OuterRef("pk"), no_answer=False, misaligned=False)
+    questions = (
+        Question.objects.filter(paragraph__article__split=selection.split)
+        .exclude(status=Question.Status.REJECTED)
+        .filter(Exists(exportable))
     )
     if selection.approved_only:
         questions = questions.filter(

@@ -142,11 +142,16 @@ def _build(release: Release) -> None:
     )
     with transaction.atomic():
         locked = Release.objects.select_for_update().get(pk=release.pk)
-        if locked.is_finished:
-            raise RuntimeError("the release was finished by another attempt")
+        if locked.is_finished or locked.attempts != release.attempts:
+            # A resumed attempt took over (this one looked abandoned): it owns the files.
+            raise Superseded
         ReleaseFile.objects.bulk_create(rows)
         Release.objects.filter(pk=release.pk).update(manifest=manifest)
         job_succeed(release, _("%(n)d files written.") % {"n": len(rows)})
+
+
+class Superseded(Exception):
+    """Another attempt at the same release started after this one: this one stops quietly."""
 
 
 def release_build(*, release: Release) -> None:
@@ -155,10 +160,13 @@ def release_build(*, release: Release) -> None:
         return
     try:
         _build(release)
+    except Superseded:
+        logger.warning("release %s: attempt %s superseded", release.pk, release.attempts)
     except Exception as error:  # the release row must say why, whatever the error
         logger.exception("release %s failed", release.pk)
+        attempt = release.attempts
         release.refresh_from_db()
-        if not release.is_finished:
+        if not release.is_finished and release.attempts == attempt:
             job_fail(release, f"{type(error).__name__}: {error}")
 
 
@@ -213,7 +221,14 @@ def release_file_get(*, release: Release, name: str) -> ReleaseFile:
 
 def release_file_open(release_file: ReleaseFile):
     """Open a release file for reading, from the releases storage."""
-    return release_storage().open(release_file.storage_name, "rb")
+    try:
+        return release_storage().open(release_file.storage_name, "rb")
+    except FileNotFoundError:
+        logger.error("release file %s is missing from storage", release_file.storage_name)
+        raise ServiceError(
+            {"name": [_("This file is missing from the storage; ask an admin to check it.")]},
+            status=409,
+        ) from None
 
 
 def release_gold(*, release: Release, split: str) -> dict[str, list[str]]:

@@ -20,12 +20,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from core.inputs import check_text
 from core.jobs import job_enqueue, job_run
 from evaluation.leaderboard import release_split_normalization
+from evaluation.metrics import score
 from evaluation.models import BaselineRun
-from evaluation.release_data import question_types, release_examples, release_gold_answers
-from evaluation.scoring import score_by, score_split
+from evaluation.release_data import question_types, release_examples
+from evaluation.scoring import score_by
 from exports.models import Release
+from exports.services import release_gold
 
 SCORED_SPLITS = ("dev", "test")
 GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
@@ -57,9 +60,9 @@ def _check_hyperparameters(values) -> dict:
             continue
         kind, low, high = HYPERPARAMETERS[name]
         ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if kind is int:
-            ok = ok and float(value).is_integer()
-        if not ok or not low <= value <= high:
+        if kind is int and isinstance(value, float):
+            ok = ok and value.is_integer()
+        if not ok or not low <= value <= high:  # compared before any conversion: no overflow
             errors.append(
                 _("%(name)s: a number from %(low)s to %(high)s.")
                 % {"name": name, "low": low, "high": high}
@@ -72,7 +75,7 @@ def _check_hyperparameters(values) -> dict:
 
 
 def _check_model(kind: str, model: str) -> str:
-    model = (model or "").strip()
+    model = check_text(model if isinstance(model, str) else "", "model").strip()
     if kind == BaselineRun.Kind.LEXICAL:
         return ""
     if not model or len(model) > 500:
@@ -81,6 +84,10 @@ def _check_model(kind: str, model: str) -> str:
         parts = urlsplit(model)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ServiceError({"model": [_("An http:// or https:// address of the server.")]})
+        if parts.username or parts.password:  # the address is shown on the leaderboard
+            raise ServiceError(
+                {"model": [_("No user name or password in the address: it is shown to users.")]}
+            )
     return model
 
 
@@ -171,7 +178,7 @@ def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
     from evaluation.answer_types import answer_types
 
     predicted = {k: v for k, v in predictions.items() if k in gold}
-    metrics = score_split(gold, predicted, norm)
+    metrics = score(gold, predicted, norm)
     qtypes = question_types(gold)
     firsts = [
         (e["context"], e["answers"]["answer_start"][0], e["answers"]["text"][0])
@@ -193,7 +200,7 @@ def _gold_examples(run, split) -> list[dict]:
     if any(e["answers"]["text"] for e in examples):
         return examples
     # Held back: the contexts hold the answer texts; answer types need an offset, so find it.
-    gold = release_gold_answers(run.release, split)
+    gold = release_gold(release=run.release, split=split)
     for e in examples:
         texts = gold.get(e["id"], [])
         starts = [e["context"].find(t) for t in texts]
@@ -254,23 +261,15 @@ def _work(run: BaselineRun, report) -> str:
     splits = _scored_splits(run.release)
     if not splits:
         raise RuntimeError("the release has neither a dev nor a test split to score")
-    predict = {BaselineRun.Kind.LEXICAL: _predict_lexical, BaselineRun.Kind.HTTP: _predict_http}
-    if run.kind in GPU_KINDS:
-        model, tokenizer, config, qa = _transformers_model(run, report)
-
-        def transformers_predict(run, split, examples, report):
-            return qa.predict(model, tokenizer, examples, config)
-
-        predict_split = transformers_predict
-        device = _device_name()
-    else:
-        predict_split = predict[run.kind]
-        device = "cpu" if run.kind == BaselineRun.Kind.LEXICAL else "remote"
-    metrics, breakdown = {}, {}
+    predict_split, device = _predictor(run, report)
+    metrics, breakdown, norm = {}, {}, None
     for i, split in enumerate(splits):
         report(70 + int(30 * i / len(splits)), f"{split}: predicting")
+        gold = release_gold(release=run.release, split=split)
+        if not gold:
+            _append_log(run, f"{split}: no question to score")
+            continue
         examples = _gold_examples(run, split)
-        gold = release_gold_answers(run.release, split)
         # The language of the split's questions decides, as for leaderboard submissions.
         norm = release_split_normalization(question_ids=gold)
         predictions = predict_split(run, split, examples, report)
@@ -282,12 +281,27 @@ def _work(run: BaselineRun, report) -> str:
         metrics=metrics,
         breakdown=breakdown,
         device=device,
-        normalization=norm.name,
-        normalization_version=norm.version,
+        normalization=norm.name if norm else "",
+        normalization_version=norm.version if norm else "",
     )
-    return "; ".join(
+    summary = "; ".join(
         f"{s}: F1 {m['f1']:.1f} / EM {m['exact_match']:.1f}" for s, m in metrics.items()
     )
+    return summary or _("No question to score in this release's dev and test splits.")
+
+
+def _predictor(run: BaselineRun, report):
+    """Return (predict(run, split, examples, report) -> {id: answer}, device name)."""
+    if run.kind in GPU_KINDS:
+        model, tokenizer, config, qa = _transformers_model(run, report)
+
+        def transformers_predict(run, split, examples, report):
+            return qa.predict(model, tokenizer, examples, config)
+
+        return transformers_predict, _device_name()
+    if run.kind == BaselineRun.Kind.LEXICAL:
+        return _predict_lexical, "cpu"
+    return _predict_http, "remote"
 
 
 def baseline_run_execute(*, run: BaselineRun) -> None:

@@ -671,3 +671,14 @@ def test_human_performance_api_refuses_an_unknown_split(admin_user):
 
 def test_human_performance_api_is_for_admins(reviewer):
     assert api_for(reviewer).get("/api/v1/human-performance/").status_code == 403
+
+
+def test_only_reviewers_and_admins_see_whether_a_question_was_sampled(
+    reviewer_api, audited, sampled, annotators
+):
+    path = f"/api/v1/questions/{sampled[0].uuid}/"
+    assert reviewer_api.get(path).json()["sampled_for_review"] is True
+    own = api_for(annotators[0]).get(path).json()
+    assert own["sampled_for_review"] is None  # the author could game a steady sampler
+    listed = api_for(annotators[0]).get("/api/v1/questions/").json()["results"]
+    assert all("sampled_for_review" not in row for row in listed)

@@ -195,6 +195,12 @@ def test_the_lexical_floor_runs_in_seconds_and_scores_every_question():
         ({"kind": "finetune", "model": "x", "hyperparameters": {"epochs": 0}}, "hyperparameters"),
         ({"kind": "finetune", "model": "x", "hyperparameters": {"lr": 1}}, "hyperparameters"),
         ({"kind": "finetune", "model": "x", "hyperparameters": {"epochs": 1.5}}, "hyperparameters"),
+        (
+            {"kind": "finetune", "model": "x", "hyperparameters": {"epochs": 10**400}},
+            "hyperparameters",
+        ),
+        ({"kind": "finetune", "model": "dossier\x00"}, "model"),
+        ({"kind": "http", "model": "http://user:token@10.0.0.5:8000/"}, "model"),
     ],
 )
 def test_bad_settings_are_refused_by_field_and_record_nothing(arguments, field):
@@ -368,3 +374,27 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     again = run_here(release, "evaluate", str(checkpoint), eval_batch_size=4)
     assert again.status == BaselineRun.Status.SUCCEEDED, again.error
     assert again.metrics == run.metrics
+
+
+@pytest.mark.django_db
+def test_an_http_model_is_named_by_its_host_only(first_word_server):
+    release = make_release()
+    run = baseline_run_record(release=release, kind="http", model=first_word_server + "p?k=1")
+    assert run.model_name == "127.0.0.1"
+    folder = baseline_run_record(release=release, kind="evaluate", model="/models/camembert/")
+    assert folder.model_name == "camembert"
+
+
+@pytest.mark.django_db
+def test_a_split_with_nothing_to_score_is_refused_or_skipped():
+    release = make_release(approved_only=True)  # nothing reviewed: every split is empty
+    from evaluation.leaderboard import submission_create
+
+    with pytest.raises(ServiceError) as error:
+        submission_create(
+            user=release.created_by, release=release, split="dev", label="x", predictions={}
+        )
+    assert (list(error.value.errors), error.value.status) == (["split"], 409)
+    run = run_here(release, "lexical")
+    assert (run.status, run.metrics) == (BaselineRun.Status.SUCCEEDED, {})
+    assert "dev: no question to score" in run.log

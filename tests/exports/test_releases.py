@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from accounts.roles import Role
 from annotation.answers import answer_claim_next, answer_submit
@@ -24,11 +25,19 @@ from annotation.reviews import review_claim_next, review_submit
 from annotation.services import campaign_create
 from annotation.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
+from core.jobs import job_start
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options
 from exports.models import Release, ReleaseFile
-from exports.services import release_build, release_create, release_file_get, release_resume
+from exports.services import (
+    Superseded,
+    _build,
+    release_build,
+    release_create,
+    release_file_get,
+    release_resume,
+)
 from tests.factories import UserFactory
 
 # ---------------------------------------------------------------------------------------------
@@ -666,12 +675,12 @@ def versions(question: Question, *, shown: bool) -> list[dict]:
     ]
 
 
-def reviews(question: Question) -> list[dict]:
+def reviews(question: Question, *, shown: bool = True) -> list[dict]:
     return [
         {
             "verdict": r.verdict,
             "reason": r.reason,
-            "comment": r.comment,
+            **({"comment": r.comment} if shown else {}),  # comments may quote the answer
             "reviewer": "checker",
             "at": r.created_at.isoformat(),
             "version": r.revision.number if r.revision else None,
@@ -718,7 +727,7 @@ def test_history_lists_versions_and_reviews_and_hides_held_back_test_answers(
         "id": ds.id("C0"),
         "status": "corrected",
         "versions": versions(ds.question("C0"), shown=False),
-        "reviews": reviews(ds.question("C0")),
+        "reviews": reviews(ds.question("C0"), shown=False),
     }
     assert [list(v) for v in c0["versions"]] == [
         ["version", "origin", "editor", "at", "question"]
@@ -1117,3 +1126,51 @@ def test_a_release_silent_for_fifteen_minutes_can_be_resumed(
         resumed = release_resume(release=release)
     assert (resumed.status, resumed.progress, resumed.attempts) == ("pending", 0, 1)
     assert len(callbacks) == 1
+
+
+# Guards found in review: a superseded build stops quietly, a missing stored file is a 409,
+# held-back test review comments stay on the server, questions without a showable answer are
+# left out.
+
+
+def test_a_build_whose_release_was_taken_over_stops_without_files(ds, boss):
+    release = create(boss, "taken-over")
+    job_start(release)  # this attempt is number 1…
+    Release.objects.filter(pk=release.pk).update(attempts=2)  # …and a resumed one started since
+    with pytest.raises(Superseded):
+        _build(release)
+    assert ReleaseFile.objects.filter(release=release).count() == 0
+    assert Release.objects.get(pk=release.pk).status == Release.Status.RUNNING  # the other's
+
+
+def test_a_file_missing_from_storage_is_a_409_naming_it(ds, boss, releases_folder):
+    release = built(boss, "missing-file")
+    item = ReleaseFile.objects.get(release=release, name="hf-dev.jsonl")
+    (releases_folder / item.storage_name).unlink()
+    api = APIClient()
+    api.force_authenticate(boss)
+    response = api.get(f"/api/v1/releases/{release.pk}/files/hf-dev.jsonl")
+    assert response.status_code == 409
+    assert list(response.json()["errors"]) == ["name"]
+
+
+def test_review_comments_of_a_held_back_test_split_stay_on_the_server(ds, boss, releases_folder):
+    release = built(boss, "comments", include_history=True, include_test_answers=False)
+    lines = [
+        json.loads(line) for line in stored(releases_folder, release, "history.jsonl").splitlines()
+    ]
+    test_ids = set(json.loads(stored(releases_folder, release, "gold-test.json")))
+    dev_ids = set(json.loads(stored(releases_folder, release, "gold-dev.json")))
+    reviews_of = {line["id"]: line["reviews"] for line in lines}
+    assert any(reviews_of[i] for i in test_ids)  # the dataset reviews some test questions
+    assert all("comment" not in r for i in test_ids for r in reviews_of[i])
+    assert all("comment" in r for i in dev_ids for r in reviews_of[i])
+
+
+def test_a_question_left_without_a_showable_answer_is_not_released(ds, boss, releases_folder):
+    question = Question.objects.filter(paragraph__article__split="dev").order_by("pk").first()
+    Answer.objects.filter(question=question).update(misaligned=True)
+    release = built(boss, "no-answer-left", formats=["hf"])
+    gold = json.loads(stored(releases_folder, release, "gold-dev.json"))
+    assert question.export_id not in gold
+    assert all(gold.values())  # every released question keeps at least one answer

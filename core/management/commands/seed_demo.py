@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.roles import Role
@@ -12,6 +13,7 @@ from annotation.models import Campaign, Lease, Question
 from annotation.services import campaign_create
 from annotation.work import questions_submit
 from core.commands import PlatformCommand
+from core.errors import ServiceError
 from corpus.models import Article, Paragraph
 from corpus.services import corpus_load
 
@@ -109,13 +111,18 @@ def demo_questions_ensure() -> int:
         for paragraph in chosen[:DEMO_PARAGRAPHS_PER_SPLIT]:
             if Lease.objects.filter(campaign=campaign, paragraph=paragraph).exists():
                 continue
-            lease = Lease.objects.create(
-                campaign=campaign,
-                paragraph=paragraph,
-                annotator=author,
-                expires_at=timezone.now() + timedelta(minutes=campaign.lease_minutes),
-            )
-            stored += len(questions_submit(lease=lease, questions=questions[paragraph.text]))
+            try:
+                with transaction.atomic():  # a refused question leaves no lease behind
+                    lease = Lease.objects.create(
+                        campaign=campaign,
+                        paragraph=paragraph,
+                        annotator=author,
+                        expires_at=timezone.now() + timedelta(minutes=campaign.lease_minutes),
+                    )
+                    submitted = questions_submit(lease=lease, questions=questions[paragraph.text])
+            except ServiceError:
+                continue
+            stored += len(submitted)
     return stored
 
 
