@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
+from django.conf import settings
 from django.db.models import Count
 
 from annotation.models import Answer, Campaign, QuestionType
@@ -90,14 +91,25 @@ def _articles(options):
     return Article.objects.filter(pk__in=ids).order_by("title", "pk")
 
 
+def _campaigns(options):
+    """Return the questions campaigns whose questions are in the release."""
+    ids = set()
+    for split in options.splits:
+        questions = selected_questions(Selection(split, options.approved_only)).order_by()
+        ids.update(questions.values_list("campaign_id", flat=True).distinct())
+    return Campaign.objects.filter(pk__in=ids).order_by("pk")
+
+
 def _process(options) -> list[str]:
-    campaigns = Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS).order_by("pk")
     lines = ["## Collection process", ""]
     lines.append(
-        "Paragraphs of at least 500 characters from the articles below were shown to paid "
-        "annotators, one paragraph to one annotator, who wrote questions and selected for each "
-        "the smallest span of the paragraph that answers it (offsets are Python code points)."
+        f"Paragraphs of at least {settings.CORPUS_MIN_PARAGRAPH_CHARS} characters from the "
+        "articles below were shown to annotators, one paragraph to one annotator, who wrote "
+        "questions and selected for each the smallest span of the paragraph that answers it "
+        "(offsets are Python code points). Questions imported from an earlier dataset keep "
+        "their ids and answers."
     )
+    campaigns = _campaigns(options)
     for c in campaigns:
         lines.append(
             f"- Campaign {_cell(c.name)}: {c.questions_min} to {c.questions_max} questions per "
