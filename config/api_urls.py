@@ -12,7 +12,7 @@ from annotation.api import (
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api import HumanPerformanceView, SubmissionsView
-from evaluation.baseline_api import BaselineRunViewSet
+from evaluation.baseline_api import BaselineRunViewSet, DatasetAnalysisViewSet
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
@@ -25,6 +25,7 @@ router.register("paragraphs", ParagraphViewSet, basename="paragraph")
 router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")
 router.register("releases", ReleaseViewSet, basename="release")
 router.register("baseline-runs", BaselineRunViewSet, basename="baseline-run")
+router.register("analyses", DatasetAnalysisViewSet, basename="analysis")
 
 urlpatterns = [
     # Before the router: its format-suffix routes would read "hf-dev.jsonl" as name + format.

@@ -1,4 +1,4 @@
-"""Baseline runs API: admins start a run on a release and follow it."""
+"""Baseline runs and dataset analyses API: admins start them and follow them."""
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -7,8 +7,9 @@ from rest_framework.response import Response
 
 from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
+from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
-from evaluation.models import BaselineRun
+from evaluation.models import BaselineRun, DatasetAnalysis
 from exports.models import Release
 
 
@@ -71,3 +72,33 @@ class BaselineRunViewSet(viewsets.ReadOnlyModelViewSet):
             created_by=request.user,
         )
         return Response(BaselineRunSerializer(run).data, status=status.HTTP_201_CREATED)
+
+
+class DatasetAnalysisSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DatasetAnalysis
+        fields = [
+            "id",
+            "status",
+            "progress",
+            "message",
+            "error",
+            "results",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class DatasetAnalysisViewSet(viewsets.ReadOnlyModelViewSet):
+    """Admins only: start a dataset analysis (POST, no body) and read its figures."""
+
+    permission_classes = [IsPlatformAdmin]
+    serializer_class = DatasetAnalysisSerializer
+    queryset = DatasetAnalysis.objects.all()
+
+    @extend_schema(request=None, responses={201: DatasetAnalysisSerializer})
+    def create(self, request):
+        analysis = analysis_start(created_by=request.user)
+        return Response(DatasetAnalysisSerializer(analysis).data, status=status.HTTP_201_CREATED)

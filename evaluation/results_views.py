@@ -11,6 +11,7 @@ from accounts.permissions import role_required
 from accounts.roles import Role
 from annotation.models import QuestionType
 from core.errors import ServiceError
+from core.inputs import parse_id
 from core.views import job_status_response
 from corpus.views import bar_chart
 from evaluation.analysis import analysis_start
@@ -75,8 +76,8 @@ def results_page(request):
     release = None
     if request.GET.get("release"):
         try:
-            release = get_object_or_404(releases, pk=int(request.GET["release"]))
-        except ValueError:
+            release = get_object_or_404(releases, pk=parse_id(request.GET["release"], "release"))
+        except ServiceError:
             raise Http404 from None
     elif releases:
         release = releases.first()

@@ -10,6 +10,7 @@ from accounts.permissions import role_required
 from accounts.roles import Role
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.inputs import parse_id
 from core.views import job_status_response
 from exports.api import download
 from exports.diff import release_diff
@@ -79,9 +80,9 @@ def release_download(request, pk: int, name: str):
 @admin_only
 def release_diff_page(request):
     try:
-        old = get_object_or_404(Release, pk=int(request.GET.get("old", "")))
-        new = get_object_or_404(Release, pk=int(request.GET.get("new", "")))
-    except ValueError:
+        old = get_object_or_404(Release, pk=parse_id(request.GET.get("old", ""), "old"))
+        new = get_object_or_404(Release, pk=parse_id(request.GET.get("new", ""), "new"))
+    except ServiceError:
         raise Http404 from None
     try:
         diff = release_diff(old=old, new=new)

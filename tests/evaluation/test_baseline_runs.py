@@ -398,3 +398,23 @@ def test_a_split_with_nothing_to_score_is_refused_or_skipped():
     run = run_here(release, "lexical")
     assert (run.status, run.metrics) == (BaselineRun.Status.SUCCEEDED, {})
     assert "dev: no question to score" in run.log
+
+
+@pytest.mark.django_db
+def test_admins_start_an_analysis_by_the_api_and_others_cannot(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from evaluation import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.analysis_task, "apply_async", lambda **kw: sent.append(kw))
+    api = APIClient()
+    api.force_authenticate(UserFactory(username="rev", roles=[Role.REVIEWER]))
+    assert api.post("/api/v1/analyses/").status_code == 403
+    api.force_authenticate(UserFactory(username="adm", roles=[Role.ADMIN]))
+    with django_capture_on_commit_callbacks(execute=True):
+        made = api.post("/api/v1/analyses/")
+    assert (made.status_code, made.json()["status"]) == (201, "pending")
+    assert [kw["queue"] for kw in sent] == ["default"]
+    assert DatasetAnalysis.objects.count() == 1
+    assert api.get(f"/api/v1/analyses/{made.json()['id']}/").json()["results"] == {}
