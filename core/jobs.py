@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from core.models import Job
@@ -99,3 +99,25 @@ def job_run(job: Job, work: Callable[[Job, Report], str]) -> None:
         job_fail(job, f"{type(error).__name__}: {error}")
         return
     job_succeed(job, message)
+
+
+def job_reopen(job: Job, *, silent_for, **reset) -> bool:
+    """Put a failed job, or one whose worker fell silent for `silent_for`, back to pending.
+
+    The state is checked in the update itself, so two callers cannot both reopen it; `reset`
+    names more fields to set. Return whether it was reopened (the caller then enqueues it, in
+    the same transaction, so the task is sent on commit).
+    """
+    silent_since = timezone.now() - silent_for
+    resumable = Q(status=Job.Status.FAILED) | Q(
+        Q(heartbeat_at__lt=silent_since)
+        | Q(heartbeat_at__isnull=True, started_at__lt=silent_since),
+        status=Job.Status.RUNNING,
+    )
+    reopened = (
+        type(job)
+        .objects.filter(resumable, pk=job.pk)
+        .update(status=Job.Status.PENDING, error="", finished_at=None, **reset)
+    )
+    job.refresh_from_db()
+    return bool(reopened)

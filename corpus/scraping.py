@@ -10,12 +10,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
-from core.jobs import Report, job_enqueue, job_run
+from core.jobs import Report, job_enqueue, job_reopen, job_run
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
 from corpus.readers import SourceArticle
 from corpus.segmentation import segment
@@ -224,18 +223,8 @@ def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
     """
     from corpus.tasks import scrape_run_task
 
-    silent_since = timezone.now() - STALE_AFTER
-    resumable = Q(status=ScrapeRun.Status.FAILED) | Q(
-        Q(heartbeat_at__lt=silent_since)
-        | Q(heartbeat_at__isnull=True, started_at__lt=silent_since),
-        status=ScrapeRun.Status.RUNNING,
-    )
     with transaction.atomic():
-        resumed = ScrapeRun.objects.filter(resumable, pk=run.pk).update(
-            status=ScrapeRun.Status.PENDING, error="", finished_at=None
-        )
-        run.refresh_from_db()
-        if not resumed:
+        if not job_reopen(run, silent_for=STALE_AFTER):
             raise ServiceError(
                 {
                     "run": [

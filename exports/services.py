@@ -18,13 +18,11 @@ from pathlib import Path
 from django.core.files import File
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
-from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from core.inputs import check_text
-from core.jobs import job_enqueue, job_fail, job_progress, job_start, job_succeed
+from core.jobs import job_enqueue, job_fail, job_progress, job_reopen, job_start, job_succeed
 from exports.build import (
     MANIFEST,
     build_release_files,
@@ -179,18 +177,8 @@ def release_resume(*, release: Release) -> Release:
     """Send the build of a failed or abandoned release again (the state is checked in SQL)."""
     from exports.tasks import release_build_task
 
-    silent_since = timezone.now() - STALE_AFTER
-    resumable = Q(status=Release.Status.FAILED) | Q(
-        Q(heartbeat_at__lt=silent_since)
-        | Q(heartbeat_at__isnull=True, started_at__lt=silent_since),
-        status=Release.Status.RUNNING,
-    )
     with transaction.atomic():
-        resumed = Release.objects.filter(resumable, pk=release.pk).update(
-            status=Release.Status.PENDING, error="", finished_at=None, progress=0
-        )
-        release.refresh_from_db()
-        if not resumed:
+        if not job_reopen(release, silent_for=STALE_AFTER, progress=0):
             raise ServiceError(
                 {
                     "release": [
