@@ -50,3 +50,9 @@ class IsPlatformAdmin(HasRole):
 
 class IsAnnotatorOrReviewer(HasRole):
     roles = (Role.ANNOTATOR, Role.REVIEWER)
+
+
+class HoldsARole(HasRole):
+    """Annotators, reviewers and admins: everyone who works on the dataset."""
+
+    roles = tuple(Role.values)

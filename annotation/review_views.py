@@ -5,8 +5,6 @@ tool fills the corrected span's fields). The services are the API's.
 """
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,24 +14,12 @@ from accounts.permissions import role_required
 from accounts.roles import Role
 from annotation.models import Answer, Campaign, Lease, RejectReason, Review
 from annotation.reviews import review_claim_next, review_submit
-from annotation.work import lease_get, lease_release
+from annotation.work import lease_release
+from annotation.work_views import own_lease
 from core.errors import ServiceError
 from core.inputs import form_int
 
 reviewer_only = role_required(Role.REVIEWER)
-
-
-def own_lease(request, pk: int, kind: str) -> Lease:
-    """Return the user's lease of this kind; 404 for none, 403 for another person's."""
-    try:
-        lease = lease_get(lease_pk=pk, annotator=request.user)
-    except ServiceError as error:
-        if error.status == 404:
-            raise Http404 from None
-        raise PermissionDenied from None
-    if lease.kind != kind:
-        raise Http404
-    return lease
 
 
 def _claim_and_go(request, campaign: Campaign):

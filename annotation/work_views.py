@@ -24,13 +24,17 @@ from core.inputs import form_int
 annotator_only = role_required(Role.ANNOTATOR)
 
 
-def _own_lease(request, pk: int) -> Lease:
+def own_lease(request, pk: int, kind: str | None = None) -> Lease:
+    """Return the user's lease (of this kind, if given); 404 for none, 403 for another's."""
     try:
-        return lease_get(lease_pk=pk, annotator=request.user)
+        lease = lease_get(lease_pk=pk, annotator=request.user)
     except ServiceError as error:
         if error.status == 404:
             raise Http404 from None
         raise PermissionDenied from None
+    if kind is not None and lease.kind != kind:
+        raise Http404
+    return lease
 
 
 @annotator_only
@@ -81,7 +85,7 @@ def _page_messages() -> dict:
 @annotator_only
 @require_http_methods(["GET"])
 def lease_page(request, pk: int):
-    lease = _own_lease(request, pk)
+    lease = own_lease(request, pk)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
         messages.info(request, _("This item is finished: it was sent or given back."))
         return redirect("accounts:annotator-home")
@@ -107,7 +111,7 @@ def lease_page(request, pk: int):
 @annotator_only
 @require_POST
 def lease_release_view(request, pk: int):
-    lease = _own_lease(request, pk)
+    lease = own_lease(request, pk)
     try:
         lease_release(
             lease=lease, reason=request.POST.get("reason", ""), note=request.POST.get("note", "")
@@ -155,7 +159,7 @@ def _answer_data(post) -> dict:
 @annotator_only
 @require_POST
 def answer_submit_view(request, pk: int):
-    lease = _own_lease(request, pk)
+    lease = own_lease(request, pk)
     if lease.kind != Lease.Kind.ANSWER:
         raise Http404
     try:

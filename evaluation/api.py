@@ -11,8 +11,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts.permissions import HasRole, IsPlatformAdmin
-from accounts.roles import Role
+from accounts.permissions import HoldsARole, IsPlatformAdmin
 from core.errors import ServiceError
 from corpus.models import Split
 from evaluation.human import human_performance_report
@@ -40,12 +39,6 @@ class HumanPerformanceView(APIView):
         if split is not None and split not in Split.values:
             raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
         return Response(human_performance_report(split=split))
-
-
-class HoldsARole(HasRole):
-    """Annotators, reviewers and admins: everyone who works on the dataset."""
-
-    roles = tuple(Role.values)
 
 
 class SubmissionsThrottle(ScopedRateThrottle):
