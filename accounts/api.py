@@ -9,8 +9,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.forms import MAX_CSV_BYTES
-from accounts.permissions import IsPlatformAdmin
 from accounts.services import set_password_path, users_import
+from core.permissions import IsPlatformAdmin
 
 
 class TokenView(ObtainAuthToken):

@@ -1,4 +1,4 @@
-from accounts.roles import ROLE_HOMES, Role
+from core.roles import ROLE_HOMES, Role
 
 
 def roles(request):

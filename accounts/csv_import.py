@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.utils.translation import gettext as _
 
-from accounts.roles import Role
+from core.roles import Role
 
 COLUMNS = ("username", "email", "role")
 MAX_ROWS = 5000

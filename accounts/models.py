@@ -3,7 +3,7 @@ from django.db import models
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from accounts.roles import Role
+from core.roles import Role
 
 
 class User(AbstractUser):

@@ -16,9 +16,9 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from accounts.csv_import import UserRow, parse_users_csv
-from accounts.roles import ADMIN_APPS, ROLE_PERMISSIONS, Role
 from core.errors import ServiceError
 from core.inputs import check_text
+from core.roles import ADMIN_APPS, ROLE_PERMISSIONS, Role
 
 User = get_user_model()
 

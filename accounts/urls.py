@@ -14,8 +14,6 @@ urlpatterns = [
         views.SetPasswordView.as_view(),
         name="set-password",
     ),
-    path("annotate/", views.annotator_home, name="annotator-home"),
-    path("review/", views.reviewer_home, name="reviewer-home"),
     path("manage/", views.admin_home, name="admin-home"),
     path("manage/users/", views.users_page, name="users"),
 ]

@@ -1,5 +1,9 @@
-"""Pages of accounts: sign-in, the role-aware home, each role's home, the users page."""
+"""Pages of accounts: sign-in, the role-aware home, the admins' home, the users page.
 
+The annotators' and reviewers' homes show their work: they live in `annotation.views`.
+"""
+
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
 from django.shortcuts import redirect, render
@@ -7,12 +11,12 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 
 from accounts.forms import UsersImportForm
-from accounts.permissions import role_required
-from accounts.roles import ROLE_HOMES, Role
 from accounts.selectors import user_list
 from accounts.services import set_password_path, users_import
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.permissions import role_required
+from core.roles import ROLE_HOMES, Role
 
 LOGIN_ATTEMPTS = 20  # per client address and minute, as for API tokens
 
@@ -38,9 +42,6 @@ class SetPasswordView(auth_views.PasswordResetConfirmView):
     post_reset_login = False
 
     def form_valid(self, form):
-        from django.contrib import messages
-        from django.utils.translation import gettext as _
-
         messages.success(self.request, _("Your password is set. You can sign in now."))
         return super().form_valid(form)
 
@@ -53,35 +54,6 @@ def home(request):
     if len(held) == 1:
         return redirect(ROLE_HOMES[held[0]])
     return render(request, "accounts/home.html", {"held_roles": held})
-
-
-@role_required(Role.ANNOTATOR)
-def annotator_home(request):
-    from annotation.quality import feedback_for
-    from annotation.reports import annotator_summary, format_hm
-    from annotation.selectors import campaigns_for
-
-    summary = annotator_summary(user=request.user)
-    summary["time_week"] = format_hm(summary["seconds_week"])
-    summary["time_total"] = format_hm(summary["seconds_total"])
-    return render(
-        request,
-        "accounts/annotator_home.html",
-        {
-            "campaigns": campaigns_for(request.user),
-            "summary": summary,
-            "feedback": feedback_for(annotator=request.user),
-        },
-    )
-
-
-@role_required(Role.REVIEWER)
-def reviewer_home(request):
-    from annotation.quality import review_queue
-
-    return render(
-        request, "accounts/reviewer_home.html", {"queue": review_queue(reviewer=request.user)}
-    )
 
 
 @role_required(Role.ADMIN)

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
-from annotation.services import FIELDS, campaign_defaults
+from annotation.services.campaigns import FIELDS, campaign_defaults
 from corpus.models import Split
 
 

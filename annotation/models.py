@@ -124,6 +124,9 @@ class Lease(models.Model):
         RELEASED = "released", _("released")
         EXPIRED = "expired", _("expired")
 
+    # A live lease holds its item: nobody else may take it (active) or take it again (submitted).
+    LIVE = (Status.ACTIVE, Status.SUBMITTED)
+
     class Reason(models.TextChoices):
         SKIP = "skip", _("skipped")
         UNSUITABLE = "unsuitable", _("reported unsuitable")
@@ -259,8 +262,27 @@ class Question(models.Model):
 
     @property
     def export_id(self) -> str:
-        """Return the question's id in releases: its imported id, else its uuid."""
-        return self.source_id or str(self.uuid)
+        return export_id(self.source_id, self.uuid)
+
+
+def export_id(source_id: str, question_uuid) -> str:
+    """Return a question's id in releases: the id it had in an imported dataset, else its uuid.
+
+    The one definition of the release id; `export_id_match` is its inverse.
+    """
+    return source_id or str(question_uuid)
+
+
+def export_id_match(ids) -> models.Q:
+    """Return the filter of the questions released under these ids (imported id or uuid)."""
+    ids = list(ids)
+    uuids = []
+    for value in ids:
+        try:
+            uuids.append(uuid.UUID(value))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return models.Q(source_id__in=ids) | models.Q(uuid__in=uuids)
 
 
 class Answer(models.Model):

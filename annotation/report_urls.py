@@ -1,10 +1,10 @@
 from django.urls import path
 
-from annotation import report_views
+from annotation.views import reports
 
 app_name = "reports"
 
 urlpatterns = [
-    path("manage/reports/hours/", report_views.hours_page, name="hours"),
-    path("manage/reports/hours.csv", report_views.hours_csv, name="hours-csv"),
+    path("manage/reports/hours/", reports.hours_page, name="hours"),
+    path("manage/reports/hours.csv", reports.hours_csv, name="hours-csv"),
 ]

@@ -1,32 +1,32 @@
 from django.urls import path
 
-from annotation import quality_views, review_views, views, work_views
+from annotation.views import campaigns, quality, questions, review, work
 
 app_name = "annotation"
 
 urlpatterns = [
+    # Annotators
+    path("annotate/", work.annotator_home, name="annotator-home"),
+    path("annotate/campaigns/<int:campaign_pk>/next/", work.next_paragraph, name="next-paragraph"),
+    path("annotate/leases/<int:pk>/", work.lease_page, name="lease"),
+    path("annotate/leases/<int:pk>/release/", work.lease_release_view, name="lease-release"),
+    path("annotate/leases/<int:pk>/answer/", work.answer_submit_view, name="answer-submit"),
+    # Reviewers
+    path("review/", review.reviewer_home, name="reviewer-home"),
+    path("review/campaigns/<int:campaign_pk>/next/", review.next_review, name="next-review"),
+    path("review/leases/<int:pk>/", review.review_page, name="review"),
+    path("review/leases/<int:pk>/skip/", review.review_release, name="review-skip"),
+    # A question with its history: its author, reviewers and admins
+    path("questions/<uuid:uuid>/", questions.question_page, name="question"),
+    # Admins
+    path("manage/quality/", quality.quality_page, name="quality"),
+    path("manage/annotators/<int:pk>/pause/", quality.annotator_pause_view, name="annotator-pause"),
+    path("manage/campaigns/", campaigns.campaigns_page, name="campaigns"),
+    path("manage/campaigns/new/", campaigns.campaign_page, name="campaign-new"),
+    path("manage/campaigns/<int:pk>/", campaigns.campaign_page, name="campaign"),
     path(
-        "annotate/campaigns/<int:campaign_pk>/next/",
-        work_views.next_paragraph,
-        name="next-paragraph",
-    ),
-    path("annotate/leases/<int:pk>/", work_views.lease_page, name="lease"),
-    path("annotate/leases/<int:pk>/release/", work_views.lease_release_view, name="lease-release"),
-    path("annotate/leases/<int:pk>/answer/", work_views.answer_submit_view, name="answer-submit"),
-    path("review/campaigns/<int:campaign_pk>/next/", review_views.next_review, name="next-review"),
-    path("review/leases/<int:pk>/", review_views.review_page, name="review"),
-    path("review/leases/<int:pk>/skip/", review_views.review_release, name="review-skip"),
-    path("questions/<uuid:uuid>/", quality_views.question_page, name="question"),
-    path("manage/quality/", quality_views.quality_page, name="quality"),
-    path(
-        "manage/annotators/<int:pk>/pause/",
-        quality_views.annotator_pause_view,
-        name="annotator-pause",
-    ),
-    path("manage/campaigns/", views.campaigns_page, name="campaigns"),
-    path("manage/campaigns/new/", views.campaign_page, name="campaign-new"),
-    path("manage/campaigns/<int:pk>/", views.campaign_page, name="campaign"),
-    path(
-        "manage/campaigns/<int:pk>/dashboard/", views.campaign_dashboard, name="campaign-dashboard"
+        "manage/campaigns/<int:pk>/dashboard/",
+        campaigns.campaign_dashboard,
+        name="campaign-dashboard",
     ),
 ]

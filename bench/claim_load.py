@@ -60,7 +60,7 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
 from accounts.services import user_grant_role
-from annotation.services import campaign_create
+from annotation.services.campaigns import campaign_create
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
 from corpus.services import article_store

@@ -2,13 +2,10 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
-from annotation.api import (
-    AnnotatorPauseView,
-    CampaignViewSet,
-    LeaseViewSet,
-    QualityView,
-    QuestionViewSet,
-)
+from annotation.api.campaigns import CampaignViewSet
+from annotation.api.quality import AnnotatorPauseView, QualityView
+from annotation.api.questions import QuestionViewSet
+from annotation.api.work import LeaseViewSet
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api import HumanPerformanceView, SubmissionsView

@@ -9,9 +9,9 @@ from rest_framework import exceptions, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
 from core.models import WorkerCheck
+from core.permissions import IsPlatformAdmin
 from core.services import worker_check_start
 
 

@@ -4,10 +4,10 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from core.errors import ServiceError
 from core.models import WorkerCheck
+from core.permissions import role_required
+from core.roles import Role
 from core.services import worker_check_start
 
 

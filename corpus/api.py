@@ -8,9 +8,9 @@ from rest_framework.decorators import action
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
+from core.permissions import IsPlatformAdmin
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
 from corpus.scraping import scrape_run_resume, scrape_run_start
 from corpus.services import article_set_split

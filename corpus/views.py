@@ -6,10 +6,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.permissions import role_required
-from accounts.roles import Role
+from core.charts import bar_chart
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.permissions import role_required
+from core.roles import Role
 from core.views import job_status_response
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
@@ -63,22 +64,6 @@ def article_page(request, pk: int):
         },
         status=status,
     )
-
-
-def bar_chart(title: str, items: list[tuple[str, int]]) -> dict:
-    """Return the context of partials/bar_chart.html: bars scaled to 300 units wide."""
-    top = max((value for _label, value in items), default=0) or 1
-    bars = [
-        {
-            "label": label,
-            "value": value,
-            "width": round(300 * value / top),
-            "y": 10 + 34 * i,
-            "text_y": 28 + 34 * i,
-        }
-        for i, (label, value) in enumerate(items)
-    ]
-    return {"title": title, "bars": bars, "height": 20 + 34 * len(bars)}
 
 
 @admin_only

@@ -7,12 +7,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts.permissions import HoldsARole, IsPlatformAdmin
 from core.errors import ServiceError
+from core.permissions import HoldsARole, IsPlatformAdmin
 from corpus.models import Split
 from evaluation.human import human_performance_report
 from evaluation.leaderboard import (
@@ -23,6 +21,7 @@ from evaluation.leaderboard import (
     submission_create,
     submission_too_big,
 )
+from evaluation.throttles import SubmissionsThrottle
 
 
 class HumanPerformanceView(APIView):
@@ -39,17 +38,6 @@ class HumanPerformanceView(APIView):
         if split is not None and split not in Split.values:
             raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
         return Response(human_performance_report(split=split))
-
-
-class SubmissionsThrottle(ScopedRateThrottle):
-    """DRF's scoped throttle, reading its rate when asked rather than once at import.
-
-    ScopedRateThrottle keeps the rates it found when first imported; reading them from
-    api_settings on each request lets a changed REST_FRAMEWORK setting (the tests') apply.
-    """
-
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
 
 
 class NormalizationSerializer(serializers.Serializer):
@@ -109,7 +97,6 @@ class SubmissionsView(APIView):
 
     permission_classes = [HoldsARole]
     parser_classes = [JSONParser]
-    throttle_scope = "submissions"
 
     def get_throttles(self):
         return [SubmissionsThrottle()] if self.request.method == "POST" else []

@@ -5,8 +5,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.response import Response
 
-from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
+from core.permissions import IsPlatformAdmin
 from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
 from evaluation.models import BaselineRun, DatasetAnalysis

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from annotation.selectors import questions_by_export_id
+from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
 from core.text import has_bad_characters

@@ -10,7 +10,7 @@ import json
 
 from django.utils.translation import gettext as _
 
-from annotation.selectors import questions_by_export_id
+from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
 from exports.models import Release

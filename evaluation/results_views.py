@@ -7,13 +7,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from annotation.models import QuestionType
+from core.charts import bar_chart
 from core.errors import ServiceError
 from core.inputs import parse_id
+from core.permissions import role_required
+from core.roles import Role
 from core.views import job_status_response
-from corpus.views import bar_chart
 from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
 from evaluation.human import human_performance_report

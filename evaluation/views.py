@@ -14,12 +14,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.permissions import role_required
+from core.roles import Role
 from corpus.models import Split
-from evaluation.api import SubmissionsThrottle, SubmissionsView
 from evaluation.human import human_performance_report
 from evaluation.leaderboard import (
     SPLITS,
@@ -29,6 +28,7 @@ from evaluation.leaderboard import (
     submission_create,
     submission_too_big,
 )
+from evaluation.throttles import SubmissionsThrottle
 from exports.models import Release
 
 
@@ -122,7 +122,7 @@ def _submit(request):
     """Check, score and record the submission of the page's form: the release and split are
     the ones the page shows (its query string), the label and file come from the form."""
     form = SubmissionForm(request.POST, request.FILES)
-    if not SubmissionsThrottle().allow_request(request, SubmissionsView):
+    if not SubmissionsThrottle().allow_request(request, None):
         message = _("Too many submissions for now; try again within the hour.")
         return _refused(request, ServiceError({"detail": [message]}, status=429), form)
     if not form.is_valid():

@@ -9,9 +9,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import IsPlatformAdmin
 from core.errors import ServiceError
 from core.inputs import parse_id
+from core.permissions import IsPlatformAdmin
 from corpus.models import Split
 from exports.diff import release_diff
 from exports.models import Release, ReleaseFile

@@ -35,9 +35,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from annotation.audit import revisions_start
 from annotation.models import Answer, Campaign, Question
 from annotation.question_types import classify
+from annotation.services.audit import revisions_start
 from core.errors import ServiceError
 from core.text import has_bad_characters
 from corpus.models import Article, Paragraph, Split

@@ -6,11 +6,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from core.inputs import parse_id
+from core.permissions import role_required
+from core.roles import Role
 from core.views import job_status_response
 from exports.api import download
 from exports.diff import release_diff

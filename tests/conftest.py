@@ -7,7 +7,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from accounts.roles import Role
+from core.roles import Role
 from tests.factories import UserFactory
 from tests.services import manage_env, start_worker, stop_worker
 

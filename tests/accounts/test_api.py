@@ -104,8 +104,12 @@ def test_token_requests_are_rate_limited(api, annotator, settings):
     from django.core.cache import cache
 
     cache.delete("throttle_auth_127.0.0.1")  # not clear(): Redis also holds the job queues
-    answers = [api.post("/api/v1/auth/token/", {"username": "ann", "password": "guess"},
-                        format="json").status_code for _ in range(21)]
+    answers = [
+        api.post(
+            "/api/v1/auth/token/", {"username": "ann", "password": "guess"}, format="json"
+        ).status_code
+        for _ in range(21)
+    ]
     assert answers[:20] == [400] * 20
     assert answers[20] == 429
     cache.delete("throttle_auth_127.0.0.1")  # not clear(): Redis also holds the job queues
@@ -115,8 +119,14 @@ def test_a_forged_forwarded_for_does_not_escape_the_rate_limit(api, annotator):
     from django.core.cache import cache
 
     cache.delete("throttle_auth_127.0.0.1")  # not clear(): Redis also holds the job queues
-    answers = [api.post("/api/v1/auth/token/", {"username": "ann", "password": "guess"},
-                        format="json", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code
-               for i in range(21)]
+    answers = [
+        api.post(
+            "/api/v1/auth/token/",
+            {"username": "ann", "password": "guess"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{i}",
+        ).status_code
+        for i in range(21)
+    ]
     assert answers[20] == 429
     cache.delete("throttle_auth_127.0.0.1")  # not clear(): Redis also holds the job queues

@@ -73,4 +73,6 @@ def test_a_huge_field_is_a_problem_not_a_crash():
 
 def test_a_column_given_twice_is_refused():
     assert parse_users_csv("username,username,email,role\nu,u,u@x.org,annotator\n") == (
-        [], ["header: column(s) given twice: username"])
+        [],
+        ["header: column(s) given twice: username"],
+    )

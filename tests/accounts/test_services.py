@@ -4,9 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from accounts.roles import Role
 from accounts.services import admin_create, roles_sync, user_create, users_import
 from core.errors import ServiceError
+from core.roles import Role
 from tests.factories import UserFactory
 
 User = get_user_model()

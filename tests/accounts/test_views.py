@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from accounts.roles import Role
+from core.roles import Role
 from tests.factories import UserFactory
 
 ROLE_PAGES = {
@@ -102,8 +102,10 @@ def test_the_login_form_slows_down_password_guessing(client, annotator, password
     from django.core.cache import cache
 
     cache.delete("login-attempts:127.0.0.1")
-    codes = [client.post("/accounts/login/", {"username": "ann", "password": "guess"}).status_code
-             for _ in range(21)]
+    codes = [
+        client.post("/accounts/login/", {"username": "ann", "password": "guess"}).status_code
+        for _ in range(21)
+    ]
     assert codes[:20] == [200] * 20
     assert codes[20] == 429
     refused = client.post("/accounts/login/", {"username": "ann", "password": password})

@@ -1,7 +1,7 @@
 import pytest
 
-from accounts.roles import Role
-from annotation.services import campaign_create
+from annotation.services.campaigns import campaign_create
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.factories import UserFactory

@@ -16,7 +16,7 @@ def prepare():
     from django.contrib.auth import get_user_model
 
     from accounts.services import user_grant_role
-    from annotation.services import campaign_create
+    from annotation.services.campaigns import campaign_create
     from corpus.readers import SourceArticle
     from corpus.services import article_store
 
@@ -41,7 +41,7 @@ def claim_all(campaign, users) -> dict:
     """Start one thread per annotator behind a barrier; return what each one got."""
     from django.db import connection
 
-    from annotation.work import lease_claim_next
+    from annotation.services.work import lease_claim_next
 
     barrier = threading.Barrier(len(users))
     results, errors = {}, []

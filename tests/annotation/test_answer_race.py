@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from accounts.services import user_grant_role
-from annotation.answers import _pick_question, answer_claim_next, answer_submit
 from annotation.models import Answer, Lease, Question
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.answers import _pick_question, answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, questions_submit
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.annotation.conftest import good_questions

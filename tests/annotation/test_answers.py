@@ -5,12 +5,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import Answer, Lease, Question
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, lease_release, questions_submit
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
+from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 

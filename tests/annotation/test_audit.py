@@ -8,11 +8,11 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from annotation.audit import review_sample
 from annotation.models import Campaign, Lease, Question, QuestionRevision, ReviewCounter
 from annotation.sampling import sample_sequence
-from annotation.services import campaign_create, campaign_update
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.audit import review_sample
+from annotation.services.campaigns import campaign_create, campaign_update
+from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from corpus.readers import SourceArticle
 from corpus.services import article_store

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
 from annotation.models import Campaign
-from annotation.services import campaign_create, campaign_update
+from annotation.services.campaigns import campaign_create, campaign_update
 from core.errors import ServiceError
 from core.markdown import render_markdown
 

@@ -1,8 +1,8 @@
 """Campaign dashboard: progress, question types against targets, unsuitable reports; and the
 corpus statistics count the questions."""
 
-from annotation.services import campaign_update
-from annotation.work import lease_claim_next, lease_release, questions_submit
+from annotation.services.campaigns import campaign_update
+from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from tests.annotation.conftest import good_questions
 
 

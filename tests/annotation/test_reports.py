@@ -9,9 +9,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone, translation
 
-from accounts.roles import Role
 from annotation.models import Lease, Question
-from annotation.reports import (
+from annotation.selectors.reports import (
     annotator_summary,
     format_hm,
     hours_report,
@@ -19,9 +18,10 @@ from annotation.reports import (
     parse_period,
     week_of,
 )
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, lease_release, questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
+from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 

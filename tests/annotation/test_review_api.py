@@ -12,11 +12,11 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.roles import Role
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_create, campaign_update
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.campaigns import campaign_create, campaign_update
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 

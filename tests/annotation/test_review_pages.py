@@ -11,12 +11,12 @@ from decimal import Decimal
 import pytest
 from django.test.html import Element, parse_html
 
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_create, campaign_update
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create, campaign_update
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 

@@ -6,12 +6,12 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from accounts.roles import Role
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_update
-from annotation.work import lease_claim_next, lease_get, lease_release, questions_submit
+from annotation.services.campaigns import campaign_update
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, lease_get, lease_release, questions_submit
 from core.errors import ServiceError
+from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 
@@ -137,7 +137,7 @@ def test_no_sampled_question_is_none(campaign, paragraphs, annotators, reviewer)
 
 
 def test_a_campaign_of_additional_answers_has_nothing_to_review(reviewer):
-    from annotation.services import campaign_create
+    from annotation.services.campaigns import campaign_create
 
     answers = campaign_create(name="Réponses", kind="additional_answers", splits=["dev"])
     with pytest.raises(ServiceError) as error:

@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from annotation.models import Answer, Lease, Question
-from annotation.work import draft_save, lease_claim_next, lease_release, questions_submit
+from annotation.services.work import draft_save, lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
@@ -355,7 +355,9 @@ def test_odd_ids_and_text_in_urls_are_4xx(api, path):
     assert "errors" in response.json()
 
 
-def test_a_give_back_note_with_a_nul_is_refused_and_changes_nothing(campaign, paragraphs, annotators):
+def test_a_give_back_note_with_a_nul_is_refused_and_changes_nothing(
+    campaign, paragraphs, annotators
+):
     lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
     with pytest.raises(ServiceError) as error:
         lease_release(lease=lease, reason="skip", note="trop\x00court")

@@ -1,7 +1,7 @@
 """The annotators' pages: next paragraph, the annotation page, giving a paragraph back."""
 
 from annotation.models import Lease
-from annotation.work import lease_claim_next
+from annotation.services.work import lease_claim_next
 
 
 def test_next_paragraph_claims_and_opens_the_page(client, campaign, paragraphs, annotators):

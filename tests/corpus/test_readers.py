@@ -60,21 +60,42 @@ def test_jsonl_with_paragraphs_or_text(tmp_path):
         ('{"data": [{"paragraphs": []}]}', ".json", "corpus.json: data[0] has no title"),
         ("[1, 2]\n", ".jsonl", "corpus.jsonl line 1: expected a JSON object"),
         ('{"data": ["x"]}', ".json", "corpus.json: data[0] is not an object"),
-        ('{"data": [{"title": "A", "paragraphs": [{"context": 5}]}]}', ".json",
-         "corpus.json: data[0].paragraphs[0].context: a paragraph must be text"),
-        ('{"title": "A", "text": "t", "split": ["dev"]}\n', ".jsonl",
-         "corpus.jsonl line 1: 'split' must be train, dev or test"),
-        ('{"title": "A", "text": "t", "page_id": -1}\n', ".jsonl",
-         "corpus.jsonl line 1: expected a whole number from 0, got -1"),
-        ('{"title": "A", "text": "t", "page_id": 1000000000000000000000000000000}\n', ".jsonl",
-         "corpus.jsonl line 1: expected a whole number from 0, got "
-         "1000000000000000000000000000000"),
-        ('{"title": "<b></b>", "text": "t"}\n', ".jsonl",
-         "corpus.jsonl line 1: the title is missing or empty once HTML is removed"),
-        ('{"title": "' + "x" * 400 + '", "text": "t"}\n', ".jsonl",
-         "corpus.jsonl line 1: the title is longer than 300 characters"),
-        ('{"title": "A", "paragraphs": ["a\\u0000b"]}\n', ".jsonl",
-         "corpus.jsonl line 1: a paragraph holds NUL or broken Unicode"),
+        (
+            '{"data": [{"title": "A", "paragraphs": [{"context": 5}]}]}',
+            ".json",
+            "corpus.json: data[0].paragraphs[0].context: a paragraph must be text",
+        ),
+        (
+            '{"title": "A", "text": "t", "split": ["dev"]}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: 'split' must be train, dev or test",
+        ),
+        (
+            '{"title": "A", "text": "t", "page_id": -1}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: expected a whole number from 0, got -1",
+        ),
+        (
+            '{"title": "A", "text": "t", "page_id": 1000000000000000000000000000000}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: expected a whole number from 0, got "
+            "1000000000000000000000000000000",
+        ),
+        (
+            '{"title": "<b></b>", "text": "t"}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: the title is missing or empty once HTML is removed",
+        ),
+        (
+            '{"title": "' + "x" * 400 + '", "text": "t"}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: the title is longer than 300 characters",
+        ),
+        (
+            '{"title": "A", "paragraphs": ["a\\u0000b"]}\n',
+            ".jsonl",
+            "corpus.jsonl line 1: a paragraph holds NUL or broken Unicode",
+        ),
     ],
 )
 def test_bad_files_say_where_and_why(tmp_path, content, suffix, message):

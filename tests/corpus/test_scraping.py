@@ -321,8 +321,9 @@ def test_a_run_whose_worker_died_can_be_resumed_but_not_a_live_one(db):
 
     run = start(sample_size=2)
     now = timezone.now()
-    ScrapeRun.objects.filter(pk=run.pk).update(status="running", started_at=now,
-                                               heartbeat_at=now - timedelta(minutes=2))
+    ScrapeRun.objects.filter(pk=run.pk).update(
+        status="running", started_at=now, heartbeat_at=now - timedelta(minutes=2)
+    )
     with pytest.raises(ServiceError) as error:
         scrape_run_resume(run=ScrapeRun.objects.get(pk=run.pk), enqueue=False)
     assert error.value.status == 409

@@ -21,7 +21,9 @@ LONG_RUNNING = ("postgres", "redis", "web", *CELERY_SERVICES)
 REQUIRED = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
 # What an operator puts in .env: the two secrets compose refuses to start without.
 OPERATOR_ENV = {"SECRET_KEY": "s" * 64, "POSTGRES_PASSWORD": "example-password"}
-SETTINGS_CALL = re.compile(r"""\benv\.(?:str|bool|int|list|choice|ratios)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+SETTINGS_CALL = re.compile(
+    r"""\benv\.(?:str|bool|int|list|choice|ratios)\(\s*["']([A-Z][A-Z0-9_]*)["']"""
+)
 VARIABLE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}")
 
 
@@ -286,13 +288,22 @@ def test_settings_load_with_the_compose_environment():
         "str(s.VAR_DIR), s.ALLOWED_HOSTS]))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**keep, **expanded_environment("web")},
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.splitlines()[-1]) == [
-        False, True, "django.db.backends.postgresql", "postgres", "redis://redis:6379/0",
-        "/srv/var", ["localhost"],
+        False,
+        True,
+        "django.db.backends.postgresql",
+        "postgres",
+        "redis://redis:6379/0",
+        "/srv/var",
+        ["localhost"],
     ]
 
 

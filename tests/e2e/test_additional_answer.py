@@ -6,10 +6,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.roles import Role
 from annotation.models import Answer, Lease
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.e2e.test_review import drag_select_span

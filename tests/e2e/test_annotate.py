@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.roles import Role
 from annotation.models import Answer, Lease, Question
-from annotation.services import campaign_create
+from annotation.services.campaigns import campaign_create
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.e2e.test_sign_in import sign_in

@@ -7,10 +7,10 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from accounts.roles import Role
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.e2e.test_sign_in import sign_in

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.roles import Role
+from core.roles import Role
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -379,8 +379,9 @@ SELECT_BY_TOUCH = """([start, end]) => {
 
 
 def test_a_touch_selection_reports_the_span_once(browser):
-    context = browser.new_context(has_touch=True, is_mobile=True, locale="fr-FR",
-                                  viewport={"width": 390, "height": 800})
+    context = browser.new_context(
+        has_touch=True, is_mobile=True, locale="fr-FR", viewport={"width": 390, "height": 800}
+    )
     page = context.new_page()
     problems = []
     page.on("console", lambda m: m.type == "error" and problems.append(m.text))

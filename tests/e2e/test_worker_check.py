@@ -4,8 +4,8 @@ itself until the real worker has finished the job."""
 import pytest
 from playwright.sync_api import expect
 
-from accounts.roles import Role
 from core.models import WorkerCheck
+from core.roles import Role
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 

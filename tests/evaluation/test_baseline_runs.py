@@ -13,10 +13,10 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from accounts.roles import Role
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from evaluation.analysis import analysis_execute, analysis_start

@@ -14,11 +14,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, lease_release, questions_submit
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, lease_release, questions_submit
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from evaluation.human import human_performance_report

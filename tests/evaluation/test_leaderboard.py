@@ -20,11 +20,11 @@ from django.utils import translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import Question
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from corpus.models import Article
 from corpus.readers import SourceArticle
 from corpus.services import article_store

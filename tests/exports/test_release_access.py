@@ -9,11 +9,11 @@ from urllib.parse import quote
 import pytest
 from rest_framework.test import APIClient
 
-from accounts.roles import Role
 from annotation.models import Campaign
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from exports.models import Release, ReleaseFile
 from exports.tasks import release_build_task
 from tests.exports.test_releases import TEXT_A, make_dataset

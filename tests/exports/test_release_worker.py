@@ -22,7 +22,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from accounts.roles import Role
+from core.roles import Role
 from exports.models import Release, ReleaseFile
 from exports.services import release_create
 from tests.conftest import database_url_of

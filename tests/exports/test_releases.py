@@ -18,14 +18,14 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import Answer, Question, QuestionRevision, Review
-from annotation.reviews import review_claim_next, review_submit
-from annotation.services import campaign_create
-from annotation.work import lease_claim_next, questions_submit
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from core.jobs import job_start
+from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options

@@ -7,13 +7,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.roles import Role
 from accounts.services import demo_user_ensure
 from annotation.models import Campaign, Lease, Question
-from annotation.services import campaign_create
-from annotation.work import questions_submit
+from annotation.services.campaigns import campaign_create
+from annotation.services.work import questions_submit
 from core.commands import PlatformCommand
 from core.errors import ServiceError
+from core.roles import Role
 from corpus.models import Article, Paragraph
 from corpus.services import corpus_load
 

@@ -8,10 +8,10 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
-from annotation.answers import answer_claim_next
+from annotation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
 from annotation.models import Campaign, Question
-from annotation.reviews import review_claim_next
-from core.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
+from annotation.services.answers import answer_claim_next
+from annotation.services.reviews import review_claim_next
 from corpus.models import Article, Paragraph
 from tests.conftest import require_service
 
@@ -29,8 +29,11 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     settings.VAR_DIR = tmp_path
     result = seed("--corpus", str(SAMPLE))
     assert [(u["username"], u["role"]) for u in result["users"]] == [
-        ("admin", "admin"), ("reviewer", "reviewer"), ("annotator", "annotator"),
-        ("annotator2", "annotator")]
+        ("admin", "admin"),
+        ("reviewer", "reviewer"),
+        ("annotator", "annotator"),
+        ("annotator2", "annotator"),
+    ]
     for user in result["users"]:
         account = authenticate(username=user["username"], password=user["password"])
         assert account is not None and account.roles == frozenset({user["role"]})
@@ -45,7 +48,9 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     ]
     assert result["campaign"] == {"name": "Démo — questions", "created": True}
     assert result["answers_campaign"] == {
-        "name": "Démo — réponses supplémentaires", "created": True}
+        "name": "Démo — réponses supplémentaires",
+        "created": True,
+    }
     assert result["demo_questions"] == 0  # the sample corpus has no PIAF questions
 
 

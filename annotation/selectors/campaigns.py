@@ -1,14 +1,11 @@
-import uuid
+"""Reads of campaigns: who may see which, how far one is, its question types and reports."""
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from accounts.roles import Role
-from annotation.models import Campaign, Lease, Question, QuestionType
-from core.errors import ServiceError
-from core.inputs import check_text, parse_id
-from corpus.models import Paragraph, Split
+from annotation.models import Campaign, Lease, QuestionType
+from core.roles import Role
+from corpus.models import Paragraph
 
 
 def campaigns_for(user) -> QuerySet:
@@ -18,34 +15,6 @@ def campaigns_for(user) -> QuerySet:
     if user.has_role(Role.ANNOTATOR) or user.has_role(Role.REVIEWER):
         return Campaign.objects.filter(active=True)
     return Campaign.objects.none()
-
-
-def questions_visible_to(user) -> QuerySet:
-    """Return the questions a user may read: annotators their own, reviewers and admins all."""
-    if user.has_role(Role.ADMIN) or user.has_role(Role.REVIEWER):
-        return Question.objects.all()
-    if user.has_role(Role.ANNOTATOR):
-        return Question.objects.filter(author=user)
-    return Question.objects.none()
-
-
-def questions_filter(
-    questions: QuerySet, *, campaign=None, author=None, status=None, split=None
-) -> QuerySet:
-    """Apply the list filters; a malformed value is refused naming the parameter."""
-    if campaign:
-        questions = questions.filter(campaign_id=parse_id(campaign, "campaign"))
-    if author:
-        questions = questions.filter(author__username=check_text(author, "author"))
-    if status:
-        if status not in Question.Status.values:
-            raise ServiceError({"status": [_("Unknown status “%(s)s”.") % {"s": status}]})
-        questions = questions.filter(status=status)
-    if split:
-        if split not in Split.values:
-            raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
-        questions = questions.filter(paragraph__article__split=split)
-    return questions.order_by("-created_at", "-pk")
 
 
 def campaign_progress(campaign: Campaign) -> dict:
@@ -89,15 +58,3 @@ def unsuitable_reports(campaign: Campaign) -> QuerySet:
         .select_related("annotator", "paragraph__article")
         .order_by("-finished_at", "-pk")
     )
-
-
-def questions_by_export_id(ids) -> QuerySet:
-    """Return the questions released under these ids: an imported id, or else the uuid."""
-    ids = list(ids)
-    uuids = []
-    for value in ids:
-        try:
-            uuids.append(uuid.UUID(value))
-        except (ValueError, TypeError, AttributeError):
-            continue
-    return Question.objects.filter(Q(source_id__in=ids) | Q(uuid__in=uuids))

@@ -8,9 +8,9 @@ from collections import defaultdict
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 
-from accounts.roles import Role
-from annotation.locks import review_candidates
 from annotation.models import Campaign, Lease, Question, Review
+from annotation.selectors.candidates import review_candidates
+from core.roles import Role
 
 
 def review_queue(*, reviewer) -> list[dict]:
@@ -49,16 +49,6 @@ def feedback_for(*, annotator, limit: int = 20) -> QuerySet:
         .select_related("question__paragraph__article", "revision")
         .order_by("-created_at", "-pk")[:limit]
     )
-
-
-def question_history(question: Question) -> dict:
-    """Return a question's versions (oldest first) and its reviews."""
-    return {
-        "revisions": list(question.revisions.select_related("editor").order_by("number")),
-        "reviews": list(
-            question.reviews.select_related("reviewer", "revision").order_by("created_at", "pk")
-        ),
-    }
 
 
 def _percent(part: int, whole: int) -> float | None:

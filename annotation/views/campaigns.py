@@ -3,18 +3,18 @@
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from annotation.forms import CampaignForm
 from annotation.models import Campaign
-from annotation.selectors import (
+from annotation.selectors.campaigns import (
     campaign_progress,
     question_type_distribution,
     unsuitable_reports,
 )
-from annotation.services import campaign_create, campaign_defaults, campaign_update
+from annotation.services.campaigns import campaign_create, campaign_defaults, campaign_update
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.permissions import role_required
+from core.roles import Role
 
 admin_only = role_required(Role.ADMIN)
 

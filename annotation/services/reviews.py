@@ -12,12 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.audit import revision_add
 from annotation.locks import lease_lock, question_lock, question_lock_next_to_review
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
+from annotation.services.audit import revision_add
+from annotation.services.work import Claim, Item, check_kind, check_open, claim_next, reopen_expired
 from annotation.validation import question_text_problems, seconds_problems, span_problems
-from annotation.work import Claim, Item, check_kind, check_open, claim_next, reopen_expired
 from core.errors import ServiceError
 from core.text import BAD_CHARACTERS
 

@@ -19,7 +19,7 @@ ROLE_PERMISSIONS = {
 ADMIN_APPS = ["accounts", "core", "corpus", "annotation", "exports", "evaluation", "authtoken"]
 # Where each role's work starts; a user with several roles picks on the home page.
 ROLE_HOMES = {
-    Role.ANNOTATOR: "accounts:annotator-home",
-    Role.REVIEWER: "accounts:reviewer-home",
+    Role.ANNOTATOR: "annotation:annotator-home",
+    Role.REVIEWER: "annotation:reviewer-home",
     Role.ADMIN: "accounts:admin-home",
 }

@@ -1,4 +1,5 @@
-"""The reviewers' pages: claim the next sampled question, audit it, skip it.
+"""The reviewers' pages: their home (the queue), claim the next sampled question, audit it,
+skip it.
 
 The verdict form posts here (it works without JavaScript for approve and reject; the span
 tool fills the corrected span's fields). The services are the API's.
@@ -10,16 +11,25 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from annotation.models import Answer, Campaign, Lease, RejectReason, Review
-from annotation.reviews import review_claim_next, review_submit
-from annotation.work import lease_release
-from annotation.work_views import own_lease
+from annotation.selectors.quality import review_queue
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_release
+from annotation.views.work import own_lease
 from core.errors import ServiceError
 from core.inputs import form_int
+from core.permissions import role_required
+from core.roles import Role
 
 reviewer_only = role_required(Role.REVIEWER)
+
+
+@reviewer_only
+def reviewer_home(request):
+    """Per questions campaign, how many sampled questions wait for this reviewer."""
+    return render(
+        request, "annotation/reviewer_home.html", {"queue": review_queue(reviewer=request.user)}
+    )
 
 
 def _claim_and_go(request, campaign: Campaign):
@@ -27,10 +37,10 @@ def _claim_and_go(request, campaign: Campaign):
         claim = review_claim_next(campaign=campaign, reviewer=request.user)
     except ServiceError as error:
         messages.error(request, error.summary())
-        return redirect("accounts:reviewer-home")
+        return redirect("annotation:reviewer-home")
     if claim is None:
         messages.info(request, _("No question of this campaign is waiting for review."))
-        return redirect("accounts:reviewer-home")
+        return redirect("annotation:reviewer-home")
     return redirect("annotation:review", pk=claim.lease.pk)
 
 
@@ -92,7 +102,7 @@ def review_page(request, pk: int):
     lease = own_lease(request, pk, Lease.Kind.REVIEW)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
         messages.info(request, _("This review is finished."))
-        return redirect("accounts:reviewer-home")
+        return redirect("annotation:reviewer-home")
     if request.method == "GET":
         return _page(request, lease)
     try:

@@ -1,4 +1,5 @@
-"""The annotators' pages: claim the next paragraph, the annotation page, give a paragraph back.
+"""The annotators' pages: their home, claim the next item, the annotation and answer pages,
+give an item back.
 
 Saving drafts and submitting go through the JSON API (`/api/v1/leases/…`) from the page's
 script, so the page and scripts share one door.
@@ -12,16 +13,35 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.permissions import role_required
-from accounts.roles import Role
-from annotation.answers import answer_claim_next, answer_submit
 from annotation.models import Campaign, Lease
-from annotation.selectors import campaigns_for
-from annotation.work import lease_claim_next, lease_get, lease_release
+from annotation.selectors.campaigns import campaigns_for
+from annotation.selectors.quality import feedback_for
+from annotation.selectors.reports import annotator_summary, format_hm
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.work import lease_claim_next, lease_get, lease_release
 from core.errors import ServiceError
 from core.inputs import form_int
+from core.permissions import role_required
+from core.roles import Role
 
 annotator_only = role_required(Role.ANNOTATOR)
+
+
+@annotator_only
+def annotator_home(request):
+    """The campaigns to work on, the annotator's own figures and the reviews of their work."""
+    summary = annotator_summary(user=request.user)
+    summary["time_week"] = format_hm(summary["seconds_week"])
+    summary["time_total"] = format_hm(summary["seconds_total"])
+    return render(
+        request,
+        "annotation/annotator_home.html",
+        {
+            "campaigns": campaigns_for(request.user),
+            "summary": summary,
+            "feedback": feedback_for(annotator=request.user),
+        },
+    )
 
 
 def own_lease(request, pk: int, kind: str | None = None) -> Lease:
@@ -47,13 +67,13 @@ def next_paragraph(request, campaign_pk: int):
         claim = claim_next(campaign=campaign, annotator=request.user)
     except ServiceError as error:
         messages.error(request, error.summary())
-        return redirect("accounts:annotator-home")
+        return redirect("annotation:annotator-home")
     if claim is None:
         if answering:
             messages.info(request, _("No question of this campaign is waiting for you. Thank you!"))
         else:
             messages.info(request, _("Every paragraph of this campaign is taken. Thank you!"))
-        return redirect("accounts:annotator-home")
+        return redirect("annotation:annotator-home")
     return redirect("annotation:lease", pk=claim.lease.pk)
 
 
@@ -88,7 +108,7 @@ def lease_page(request, pk: int):
     lease = own_lease(request, pk)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
         messages.info(request, _("This item is finished: it was sent or given back."))
-        return redirect("accounts:annotator-home")
+        return redirect("annotation:annotator-home")
     if lease.kind == Lease.Kind.ANSWER:
         return _answer_page(request, lease)
     if lease.kind != Lease.Kind.WRITE:
@@ -102,7 +122,7 @@ def lease_page(request, pk: int):
         "urls": {
             "draft": reverse("api:lease-draft", args=[lease.pk]),
             "submit": reverse("api:lease-submit", args=[lease.pk]),
-            "home": reverse("accounts:annotator-home"),
+            "home": reverse("annotation:annotator-home"),
         },
     }
     return render(request, "annotation/lease.html", context)
@@ -120,7 +140,7 @@ def lease_release_view(request, pk: int):
         messages.error(request, error.summary())
         return redirect("annotation:lease", pk=lease.pk)
     messages.success(request, _("The paragraph was given back."))
-    return redirect("accounts:annotator-home")
+    return redirect("annotation:annotator-home")
 
 
 def _answer_messages() -> dict:
@@ -167,9 +187,9 @@ def answer_submit_view(request, pk: int):
     except ServiceError as error:
         if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
             messages.error(request, error.summary())
-            return redirect("accounts:annotator-home")
+            return redirect("annotation:annotator-home")
         return _answer_page(request, lease, error.errors, status=error.status)
     messages.success(request, _("Answer saved. Thank you!"))
     if not lease.campaign.active:  # closed meanwhile: the answer is kept, nothing comes next
-        return redirect("accounts:annotator-home")
+        return redirect("annotation:annotator-home")
     return next_paragraph(request, lease.campaign_id)

@@ -6,7 +6,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 
-from accounts.roles import Role
+from core.roles import Role
 
 
 def role_required(*roles: str):

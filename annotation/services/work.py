@@ -15,20 +15,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.roles import Role
-from annotation.audit import review_sample, revisions_start
-from annotation.locks import (
-    LIVE,
-    answer_places_taken,
-    lease_lock,
-    paragraph_lock_next,
-    question_lock,
-)
+from annotation.locks import lease_lock, paragraph_lock_next, question_lock
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.question_types import classify
+from annotation.selectors.candidates import answer_places_taken
+from annotation.services.audit import review_sample, revisions_start
 from annotation.validation import check_questions
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
+from core.roles import Role
 from corpus.models import Paragraph
 
 MAX_DRAFT_BYTES = 64_000
@@ -258,7 +253,7 @@ def item_taken(lease: Lease) -> bool:
     question. Answer: the question already has its extra answers without this lease (the
     question row is locked first, so two revivals cannot both take the last place).
     """
-    live = Lease.objects.filter(kind=lease.kind, status__in=LIVE).exclude(pk=lease.pk)
+    live = Lease.objects.filter(kind=lease.kind, status__in=Lease.LIVE).exclude(pk=lease.pk)
     if lease.kind == Lease.Kind.WRITE:
         return live.filter(campaign_id=lease.campaign_id, paragraph_id=lease.paragraph_id).exists()
     if lease.kind == Lease.Kind.REVIEW:

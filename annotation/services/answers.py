@@ -15,10 +15,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import answer_places_taken, lease_lock, question_lock_next_to_answer
+from annotation.locks import lease_lock, question_lock_next_to_answer
 from annotation.models import Answer, Campaign, Lease
-from annotation.validation import seconds_problems, span_problems
-from annotation.work import (
+from annotation.selectors.candidates import answer_places_taken
+from annotation.services.work import (
     Claim,
     Item,
     check_kind,
@@ -27,6 +27,7 @@ from annotation.work import (
     reopen_expired,
     taken_message,
 )
+from annotation.validation import seconds_problems, span_problems
 from core.errors import ServiceError
 
 PICK_ATTEMPTS = 20

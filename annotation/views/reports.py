@@ -8,11 +8,17 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from annotation.models import Campaign
-from annotation.reports import format_hm, hours_report, hours_totals, parse_campaign, parse_period
+from annotation.selectors.reports import (
+    format_hm,
+    hours_report,
+    hours_totals,
+    parse_campaign,
+    parse_period,
+)
 from core.errors import ServiceError
+from core.permissions import role_required
+from core.roles import Role
 
 admin_only = role_required(Role.ADMIN)
 

@@ -1,22 +1,19 @@
-"""Quality pages: the per-annotator table with pause, and a question with its history."""
+"""Quality pages for admins: the per-annotator table, and pausing an annotator."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.permissions import role_required
-from accounts.roles import Role
 from accounts.services import annotator_pause, annotator_resume
 from annotation.models import Campaign
-from annotation.quality import annotators_without_questions, quality_table, question_history
-from annotation.selectors import questions_visible_to
+from annotation.selectors.quality import annotators_without_questions, quality_table
 from core.errors import ServiceError
 from core.inputs import parse_id
+from core.permissions import role_required
+from core.roles import Role
 
 admin_only = role_required(Role.ADMIN)
 
@@ -53,25 +50,3 @@ def annotator_pause_view(request, pk: int):
     except ServiceError as error:
         messages.error(request, error.summary())
     return redirect("annotation:quality")
-
-
-def question_page(request, uuid):
-    """A question, its answers and its history: for its author, reviewers and admins."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    question = (
-        questions_visible_to(request.user)
-        .select_related("author", "paragraph__article", "campaign")
-        .filter(uuid=uuid)
-        .first()
-    )
-    if question is None:
-        if not any(request.user.has_role(r) for r in Role.values):
-            raise PermissionDenied
-        raise Http404
-    context = {
-        "question": question,
-        "answers": question.answers.select_related("author").order_by("kind", "pk"),
-        **question_history(question),
-    }
-    return render(request, "annotation/question.html", context)

@@ -1,0 +1,88 @@
+"""Campaigns: workers list the active ones and claim their next item; admins change them."""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from annotation.api.serializers import CampaignSerializer, CampaignWriteSerializer, LeaseSerializer
+from annotation.api.work import lease_response
+from annotation.models import Campaign
+from annotation.selectors.campaigns import campaigns_for
+from annotation.services.answers import answer_claim_next
+from annotation.services.campaigns import campaign_create, campaign_update
+from annotation.services.reviews import review_claim_next
+from annotation.services.work import lease_claim_next
+from core.errors import ServiceError
+from core.inputs import parse_id
+from core.permissions import IsAnnotator, IsPlatformAdmin, IsReviewer
+
+
+class CampaignViewSet(viewsets.ModelViewSet):
+    serializer_class = CampaignSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_permissions(self):
+        if self.action in ("list", "retrieve"):
+            return [IsAuthenticated()]
+        if self.action == "leases":
+            return [IsAnnotator()]
+        if self.action == "review_leases":
+            return [IsReviewer()]
+        return [IsPlatformAdmin()]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation, no real user
+            return Campaign.objects.none()
+        return campaigns_for(self.request.user)
+
+    def _payload(self, partial: bool) -> dict:
+        payload = CampaignWriteSerializer(data=self.request.data, partial=partial)
+        payload.is_valid(raise_exception=True)
+        return dict(payload.validated_data)
+
+    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignSerializer})
+    def create(self, request):
+        campaign = campaign_create(created_by=request.user, **self._payload(partial=False))
+        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=CampaignWriteSerializer, responses=CampaignSerializer)
+    def partial_update(self, request, pk=None):
+        campaign = campaign_update(campaign=self.get_object(), **self._payload(partial=True))
+        return Response(CampaignSerializer(campaign).data)
+
+    @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
+    @action(detail=True, methods=["post"])
+    def leases(self, request, pk=None):
+        """Claim the next paragraph (questions) or question (additional answers).
+
+        201 with a new lease, 200 with the one already held, 204 when nothing is left.
+        """
+        campaign = self.get_object()
+        claim_next = (
+            answer_claim_next
+            if campaign.kind == Campaign.Kind.ADDITIONAL_ANSWERS
+            else lease_claim_next
+        )
+        return claim_response(claim_next(campaign=campaign, annotator=request.user))
+
+    @extend_schema(request=None, responses={201: LeaseSerializer, 200: LeaseSerializer, 204: None})
+    @action(detail=True, methods=["post"], url_path="review-leases")
+    def review_leases(self, request, pk=None):
+        """Reviewers: claim the next sampled question to audit (201), the one held (200), 204.
+
+        Closed questions campaigns too: their sampled questions still wait for an audit.
+        """
+        campaign = Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS, pk=parse_id(pk, "id"))
+        found = campaign.first()
+        if found is None:
+            raise ServiceError({"campaign": [_("No such questions campaign.")]}, status=404)
+        return claim_response(review_claim_next(campaign=found, reviewer=request.user))
+
+
+def claim_response(claim) -> Response:
+    if claim is None:
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return lease_response(claim.lease, created=claim.created)

@@ -1,0 +1,65 @@
+"""Admins: per-annotator quality, and pausing an annotator."""
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.services import annotator_pause, annotator_resume
+from annotation.api.serializers import (
+    AnnotatorStateSerializer,
+    PauseSerializer,
+    QualityRowSerializer,
+)
+from annotation.models import Campaign
+from annotation.selectors.quality import quality_table
+from core.errors import ServiceError
+from core.inputs import parse_id
+from core.permissions import IsPlatformAdmin
+
+
+class QualityView(APIView):
+    """Admins: per-annotator quality (questions, reviewed, verdict shares, median seconds)."""
+
+    permission_classes = [IsPlatformAdmin]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("campaign", OpenApiTypes.INT)],
+        responses=QualityRowSerializer(many=True),
+    )
+    def get(self, request):
+        campaign = None
+        if request.query_params.get("campaign"):
+            campaign_pk = parse_id(request.query_params["campaign"], "campaign")
+            campaign = Campaign.objects.filter(pk=campaign_pk).first()
+            if campaign is None:
+                raise ServiceError({"campaign": [_("No such campaign.")]}, status=404)
+        return Response(QualityRowSerializer(quality_table(campaign=campaign), many=True).data)
+
+
+class AnnotatorPauseView(APIView):
+    """Admins: pause an annotator (POST) or let them work again (DELETE)."""
+
+    permission_classes = [IsPlatformAdmin]
+
+    def _user(self, pk):
+        user = get_user_model().objects.filter(pk=parse_id(pk, "annotator")).first()
+        if user is None:
+            raise ServiceError({"annotator": [_("No such annotator.")]}, status=404)
+        return user
+
+    @extend_schema(request=PauseSerializer, responses=AnnotatorStateSerializer)
+    def post(self, request, pk):
+        user = self._user(pk)
+        payload = PauseSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        annotator_pause(user=user, note=payload.validated_data.get("note", ""))
+        return Response(AnnotatorStateSerializer(user).data)
+
+    @extend_schema(request=None, responses=AnnotatorStateSerializer)
+    def delete(self, request, pk):
+        user = self._user(pk)
+        annotator_resume(user=user)
+        return Response(AnnotatorStateSerializer(user).data)

@@ -1,0 +1,45 @@
+"""Questions: annotators see their own, reviewers and admins all, each with its history."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import viewsets
+
+from annotation.api.serializers import QuestionDetailSerializer, QuestionSerializer
+from annotation.models import Question
+from annotation.selectors.questions import questions_filter, questions_visible_to
+
+FILTERS = [
+    OpenApiParameter(name, OpenApiTypes.STR) for name in ("campaign", "author", "status", "split")
+]
+
+
+@extend_schema_view(list=extend_schema(parameters=FILTERS))
+class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Questions; annotators see only their own, reviewers and admins see all."""
+
+    serializer_class = QuestionSerializer
+    lookup_field = "uuid"
+
+    def get_serializer_class(self):
+        return QuestionDetailSerializer if self.action == "retrieve" else QuestionSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Question.objects.none()
+        params = self.request.query_params
+        questions = (
+            questions_visible_to(self.request.user)
+            .select_related("author", "paragraph__article")
+            .prefetch_related("answers")
+        )
+        if self.action == "retrieve":
+            questions = questions.prefetch_related(
+                "revisions__editor", "reviews__reviewer", "reviews__revision"
+            )
+        return questions_filter(
+            questions,
+            campaign=params.get("campaign"),
+            author=params.get("author"),
+            status=params.get("status"),
+            split=params.get("split"),
+        )

@@ -1,0 +1,223 @@
+"""The annotation API's serializers: what each call reads and answers."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from annotation.models import (
+    Answer,
+    Campaign,
+    Lease,
+    Question,
+    QuestionRevision,
+    RejectReason,
+    Review,
+)
+from annotation.services.campaigns import FIELDS
+from core.roles import Role
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Campaign
+        fields = ["id", *FIELDS, "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
+
+
+class CampaignWriteSerializer(serializers.Serializer):
+    """Types only; the rules (bounds, splits, targets) are the service's."""
+
+    name = serializers.CharField(max_length=200)
+    kind = serializers.CharField(max_length=32, required=False)
+    language = serializers.CharField(max_length=12, required=False)
+    splits = serializers.ListField(child=serializers.CharField(max_length=8), required=False)
+    questions_min = serializers.IntegerField(required=False)
+    questions_max = serializers.IntegerField(required=False)
+    review_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
+    review_warmup = serializers.IntegerField(required=False)
+    review_warmup_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
+    extra_answers = serializers.IntegerField(required=False)
+    lease_minutes = serializers.IntegerField(required=False)
+    question_type_targets = serializers.DictField(child=serializers.IntegerField(), required=False)
+    guidelines = serializers.CharField(allow_blank=True, required=False, max_length=20_000)
+    active = serializers.BooleanField(required=False)
+
+
+class ArticleBriefSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    split = serializers.CharField()
+    url = serializers.CharField()
+
+
+class ParagraphBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    article = ArticleBriefSerializer()
+
+
+class LeaseSerializer(serializers.ModelSerializer):
+    kind = serializers.ChoiceField(
+        choices=Lease.Kind.choices, help_text="write (a paragraph), answer or review (a question)"
+    )
+    paragraph = ParagraphBriefSerializer()
+    question = serializers.SerializerMethodField()
+    questions_min = serializers.IntegerField(source="campaign.questions_min")
+    questions_max = serializers.IntegerField(source="campaign.questions_max")
+
+    class Meta:
+        model = Lease
+        fields = [
+            "id",
+            "kind",
+            "campaign",
+            "status",
+            "expires_at",
+            "paragraph",
+            "question",
+            "questions_min",
+            "questions_max",
+            "draft",
+            "draft_saved_at",
+        ]
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_question(self, lease):
+        """The question to answer (never its answers) or to review (with its answer span)."""
+        question = lease.question
+        if question is None:
+            return None
+        shown = {"id": str(question.uuid), "text": question.text}
+        if lease.kind == Lease.Kind.REVIEW:
+            answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
+            shown |= {
+                "question_type": question.question_type,
+                "answer": {"answer_start": answer.answer_start, "text": answer.text},
+            }
+        return shown
+
+
+class DraftSerializer(serializers.Serializer):
+    draft = serializers.JSONField()
+
+
+class SubmittedQuestionSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    answer_start = serializers.IntegerField()
+    answer_text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    seconds_spent = serializers.IntegerField(required=False)
+
+
+class SubmitSerializer(serializers.Serializer):
+    """One body for the three kinds of lease; each kind reads its own fields."""
+
+    questions = SubmittedQuestionSerializer(many=True, required=False, help_text="write leases")
+    answer_start = serializers.IntegerField(required=False, help_text="answer and review leases")
+    answer_text = serializers.CharField(required=False, help_text="answer and review leases")
+    no_answer = serializers.BooleanField(required=False, help_text="answer leases")
+    verdict = serializers.ChoiceField(
+        choices=Review.Verdict.choices, required=False, help_text="review leases"
+    )
+    reason = serializers.ChoiceField(choices=RejectReason.choices, required=False)
+    comment = serializers.CharField(required=False, allow_blank=True)
+    question_text = serializers.CharField(required=False, help_text="review: a correction")
+    seconds_spent = serializers.IntegerField(required=False)
+
+
+class LeaseReleaseSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=Lease.Reason.choices)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class AnswerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Answer
+        fields = ["answer_start", "text", "kind", "no_answer", "seconds_spent"]
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    editor = serializers.CharField(source="editor.username")
+
+    class Meta:
+        model = QuestionRevision
+        fields = ["number", "origin", "editor", "text", "answer_start", "answer_text", "created_at"]
+
+
+class ReviewSerializer(serializers.ModelSerializer):
+    reviewer = serializers.CharField(source="reviewer.username")
+    question = serializers.UUIDField(source="question.uuid")
+    version = serializers.IntegerField(source="revision.number", allow_null=True, default=None)
+
+    class Meta:
+        model = Review
+        fields = ["question", "reviewer", "verdict", "reason", "comment", "version", "created_at"]
+
+
+class QuestionSerializer(serializers.ModelSerializer):
+    id = serializers.UUIDField(source="uuid")
+    author = serializers.CharField(source="author.username")
+    split = serializers.CharField(source="paragraph.article.split")
+    answers = AnswerSerializer(many=True)
+
+    class Meta:
+        model = Question
+        fields = [
+            "id",
+            "campaign",
+            "paragraph",
+            "author",
+            "position",
+            "text",
+            "question_type",
+            "seconds_spent",
+            "status",
+            "split",
+            "answers",
+            "created_at",
+        ]
+
+
+class QuestionDetailSerializer(QuestionSerializer):
+    """A question with its history: every version and every review."""
+
+    revisions = RevisionSerializer(many=True)
+    reviews = ReviewSerializer(many=True)
+    sampled_for_review = serializers.SerializerMethodField()
+
+    class Meta(QuestionSerializer.Meta):
+        fields = [*QuestionSerializer.Meta.fields, "sampled_for_review", "revisions", "reviews"]
+
+    @extend_schema_field({"type": "boolean", "nullable": True})
+    def get_sampled_for_review(self, question):
+        """Reviewers and admins only: an annotator who saw it could tell which questions of
+        theirs the next ones must be (the sampler keeps a steady share)."""
+        user = self.context["request"].user
+        if user.has_role(Role.REVIEWER) or user.has_role(Role.ADMIN):
+            return question.sampled_for_review
+        return None
+
+
+class QualityRowSerializer(serializers.Serializer):
+    annotator = serializers.CharField(source="user.username")
+    annotator_id = serializers.IntegerField(source="user.pk")
+    paused = serializers.BooleanField(source="user.paused_at", default=False)
+    questions = serializers.IntegerField()
+    reviewed = serializers.IntegerField()
+    approved_pct = serializers.FloatField(allow_null=True)
+    corrected_pct = serializers.FloatField(allow_null=True)
+    rejected_pct = serializers.FloatField(allow_null=True)
+    median_seconds = serializers.FloatField()
+
+    def to_representation(self, row):
+        data = super().to_representation(row)
+        data["paused"] = row["user"].paused_at is not None
+        return data
+
+
+class PauseSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class AnnotatorStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    paused_at = serializers.DateTimeField(allow_null=True)
+    pause_note = serializers.CharField()

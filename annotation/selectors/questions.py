@@ -1,0 +1,84 @@
+"""Reads of questions: who may see which, the list filters, a question's history, and the
+questions that count in a dataset (releases, human performance, the analysis)."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils.translation import gettext as _
+
+from annotation.models import Answer, Question, export_id_match
+from core.errors import ServiceError
+from core.inputs import check_text, parse_id
+from core.roles import Role
+from corpus.models import Split
+
+
+def questions_visible_to(user) -> QuerySet:
+    """Return the questions a user may read: annotators their own, reviewers and admins all."""
+    if user.has_role(Role.ADMIN) or user.has_role(Role.REVIEWER):
+        return Question.objects.all()
+    if user.has_role(Role.ANNOTATOR):
+        return Question.objects.filter(author=user)
+    return Question.objects.none()
+
+
+def questions_filter(
+    questions: QuerySet, *, campaign=None, author=None, status=None, split=None
+) -> QuerySet:
+    """Apply the list filters; a malformed value is refused naming the parameter."""
+    if campaign:
+        questions = questions.filter(campaign_id=parse_id(campaign, "campaign"))
+    if author:
+        questions = questions.filter(author__username=check_text(author, "author"))
+    if status:
+        if status not in Question.Status.values:
+            raise ServiceError({"status": [_("Unknown status “%(s)s”.") % {"s": status}]})
+        questions = questions.filter(status=status)
+    if split:
+        if split not in Split.values:
+            raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
+        questions = questions.filter(paragraph__article__split=split)
+    return questions.order_by("-created_at", "-pk")
+
+
+def question_history(question: Question) -> dict:
+    """Return a question's versions (oldest first) and its reviews."""
+    return {
+        "revisions": list(question.revisions.select_related("editor").order_by("number")),
+        "reviews": list(
+            question.reviews.select_related("reviewer", "revision").order_by("created_at", "pk")
+        ),
+    }
+
+
+def questions_by_export_id(ids) -> QuerySet:
+    """Return the questions released under these ids: an imported id, or else the uuid."""
+    return Question.objects.filter(export_id_match(ids))
+
+
+def shown_answers() -> QuerySet:
+    """Return the answers a dataset shows: a span (not "no answer") at its right place."""
+    return Answer.objects.filter(no_answer=False, misaligned=False)
+
+
+def dataset_questions(
+    *, split: str | None = None, approved_only: bool = False, language: str | None = None
+) -> QuerySet:
+    """Return the questions that count in the dataset, unordered.
+
+    The one rule for releases, human performance and the dataset analysis: never a rejected
+    question, nor one left without an answer to show (an imported question whose answers are
+    all misaligned). `approved_only` keeps the reviewed ones (approved or corrected).
+    """
+    questions = Question.objects.exclude(status=Question.Status.REJECTED).filter(
+        Exists(shown_answers().filter(question=OuterRef("pk")))
+    )
+    if split:
+        questions = questions.filter(paragraph__article__split=split)
+    if approved_only:
+        questions = questions.filter(
+            status__in=[Question.Status.APPROVED, Question.Status.CORRECTED]
+        )
+    if language:
+        questions = questions.filter(paragraph__article__language=language)
+    return questions
