@@ -1,10 +1,17 @@
-"""Services shared by every job model: the only code that moves a job's state."""
+"""Services shared by every job model: the only code that moves a job's state.
+
+One lifecycle for every job: a service records the row and `job_enqueue`s its task by name;
+the task calls `job_run(job, work)`, which starts the attempt, lets `work` report progress and
+ends the job done or failed. An attempt owns the job while the row's `attempts` is its number:
+once a resumed attempt has started, the older one can neither succeed nor fail it.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -24,19 +31,22 @@ def _update(job: Job, **fields) -> None:
             setattr(job, name, value)
 
 
-def job_enqueue(*, job: Job, task, queue: str | None = None) -> None:
-    """Send the job's task once the surrounding transaction commits (never before).
+def job_enqueue(*, job: Job, task: str, queue: str | None = None) -> None:
+    """Send the job's task, named like "exports.tasks.release_build_task", once the
+    surrounding transaction commits (never before).
 
-    If the broker cannot be reached the job fails with a message saying so, instead of
-    waiting forever for a task that was never sent.
+    Services name their task instead of importing it: a tasks module calls the services, so
+    the arrow goes one way, and the web process needs none of the workers' code (a gpu task
+    may need torch). Routing by name works the same (`CELERY_TASK_ROUTES`). If the broker cannot be reached the job fails with a
+    message saying so, instead of waiting forever for a task that was never sent.
     """
     options = {"queue": queue} if queue else {}
 
     def send() -> None:
         try:
-            task.apply_async(kwargs={"job_pk": job.pk}, retry=False, **options)
+            current_app.send_task(task, kwargs={"job_pk": job.pk}, retry=False, **options)
         except Exception as error:  # any broker failure must reach the job row
-            logger.exception("could not send %s for job %s", task.name, job.pk)
+            logger.exception("could not send %s for job %s", task, job.pk)
             job_fail(
                 job,
                 f"The job queue could not be reached ({error}). Check that the "
@@ -68,37 +78,63 @@ def job_progress(job: Job, progress: int, message: str = "") -> None:
     )
 
 
+class Superseded(Exception):
+    """A newer attempt at the same job started after this one: this one stops quietly."""
+
+
+def _owned(job: Job):
+    """Return the job's row while this attempt owns it (unfinished, same attempt number)."""
+    rows = type(job).objects.filter(pk=job.pk).exclude(status__in=Job.FINISHED)
+    return rows.filter(attempts=job.attempts) if job.attempts else rows
+
+
 def job_succeed(job: Job, message: str = "") -> None:
-    _update(
-        job,
-        status=Job.Status.SUCCEEDED,
-        progress=100,
-        message=message[:500],
-        error="",
-        finished_at=timezone.now(),
-    )
+    """Mark the job done; raise Superseded if a newer attempt owns it.
+
+    Work that writes its results may call this inside the transaction that writes them, so
+    that the results and "done" commit together (or roll back together when superseded).
+    """
+    now = timezone.now()
+    done = {
+        "status": Job.Status.SUCCEEDED,
+        "progress": 100,
+        "message": message[:500],
+        "error": "",
+        "finished_at": now,
+    }
+    if not _owned(job).update(**done):
+        raise Superseded
+    for name, value in done.items():
+        setattr(job, name, value)
 
 
 def job_fail(job: Job, error: str) -> None:
-    _update(job, status=Job.Status.FAILED, error=error, finished_at=timezone.now())
+    """Mark the job failed with the error text, unless a newer attempt owns it."""
+    now = timezone.now()
+    if _owned(job).update(status=Job.Status.FAILED, error=error, finished_at=now):
+        job.status, job.error, job.finished_at = Job.Status.FAILED, error, now
 
 
 def job_run(job: Job, work: Callable[[Job, Report], str]) -> None:
     """Run work(job, report) as the job: start, report progress, end done or failed.
 
-    `work` returns the closing message. An exception fails the job with its text and is logged,
-    not raised: the row tells the admin what happened, and the broker must not redeliver a job
-    that failed for a reason that would only fail again.
+    `work` returns the closing message, and may mark the job done itself (`job_succeed` in the
+    transaction that stores its results). An exception fails the job with its text and is
+    logged, not raised: the row tells the admin what happened, and the broker must not
+    redeliver a job that failed for a reason that would only fail again. An attempt that a
+    newer one superseded (it looked abandoned and was resumed) stops without a word.
     """
     if not job_start(job):
         return
     try:
         message = work(job, lambda progress, text="": job_progress(job, progress, text))
+        if not job.is_finished:
+            job_succeed(job, message)
+    except Superseded:
+        logger.warning("%s %s: attempt %s superseded", type(job).__name__, job.pk, job.attempts)
     except Exception as error:  # the job row must say why, whatever the error
         logger.exception("job %s %s failed", type(job).__name__, job.pk)
         job_fail(job, f"{type(error).__name__}: {error}")
-        return
-    job_succeed(job, message)
 
 
 def job_reopen(job: Job, *, silent_for, **reset) -> bool:

@@ -17,11 +17,9 @@ def worker_check_start(*, queue: str, requested_by=None) -> WorkerCheck:
     """Create a worker check for one queue and send it there once committed."""
     if queue not in settings.JOB_QUEUES:
         raise ServiceError({"queue": [_("Unknown queue “%(queue)s”.") % {"queue": queue}]})
-    from core.tasks import worker_check_run_task
-
     with transaction.atomic():
         check = WorkerCheck.objects.create(queue=queue, requested_by=requested_by)
-        job_enqueue(job=check, task=worker_check_run_task, queue=queue)
+        job_enqueue(job=check, task="core.tasks.worker_check_run_task", queue=queue)
     return check
 
 

@@ -29,6 +29,7 @@ from corpus.splits import SamplingError, assign_splits, sample_titles
 from corpus.wikipedia import WikipediaError, client_from_settings
 
 MAX_SAMPLE = 5000
+SCRAPE_TASK = "corpus.tasks.scrape_run_task"
 
 
 def _check_start(*, category: str, sample_size, seed) -> dict[str, list[str]]:
@@ -66,8 +67,6 @@ def scrape_run_start(
         ]
     if errors:
         raise ServiceError(errors)
-    from corpus.tasks import scrape_run_task
-
     with transaction.atomic():
         run = ScrapeRun.objects.create(
             category=category,
@@ -81,7 +80,7 @@ def scrape_run_start(
             max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
         )
         if enqueue:
-            job_enqueue(job=run, task=scrape_run_task, queue="scrape")
+            job_enqueue(job=run, task=SCRAPE_TASK, queue="scrape")
     return run
 
 
@@ -221,8 +220,6 @@ def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
 
     The state is checked in the update itself, so two resumes cannot both win.
     """
-    from corpus.tasks import scrape_run_task
-
     with transaction.atomic():
         if not job_reopen(run, silent_for=STALE_AFTER):
             raise ServiceError(
@@ -238,7 +235,7 @@ def scrape_run_resume(*, run: ScrapeRun, enqueue: bool = True) -> ScrapeRun:
                 status=409,
             )
         if enqueue:
-            job_enqueue(job=run, task=scrape_run_task, queue="scrape")
+            job_enqueue(job=run, task=SCRAPE_TASK, queue="scrape")
     return run
 
 

@@ -26,11 +26,9 @@ LENGTH_BUCKETS = ((1, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 10_000))
 
 def analysis_start(*, created_by=None) -> DatasetAnalysis:
     """Record an analysis and send it to the default queue."""
-    from evaluation.tasks import analysis_task
-
     with transaction.atomic():
         analysis = DatasetAnalysis.objects.create(created_by=created_by)
-        job_enqueue(job=analysis, task=analysis_task, queue="default")
+        job_enqueue(job=analysis, task="evaluation.tasks.analysis_task", queue="default")
     return analysis
 
 

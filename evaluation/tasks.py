@@ -1,11 +1,11 @@
 from celery import shared_task
 
-from evaluation.models import BaselineRun
+from evaluation.analysis import analysis_execute
+from evaluation.baselines.runs import baseline_run_execute
+from evaluation.models import BaselineRun, DatasetAnalysis
 
 
 def _run(job_pk: int) -> None:
-    from evaluation.baselines.runs import baseline_run_execute
-
     run = BaselineRun.objects.filter(pk=job_pk).first()
     if run is None or run.is_finished:
         return
@@ -26,9 +26,6 @@ def gpu_baseline_task(*, job_pk: int) -> None:
 
 @shared_task(acks_late=True)
 def analysis_task(*, job_pk: int) -> None:
-    from evaluation.analysis import analysis_execute
-    from evaluation.models import DatasetAnalysis
-
     analysis = DatasetAnalysis.objects.filter(pk=job_pk).first()
     if analysis is None or analysis.is_finished:
         return

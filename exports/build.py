@@ -180,6 +180,14 @@ def _history_file(directory: Path, options: ReleaseOptions) -> BuiltFile:
     return _write(directory, HISTORY, "application/x-ndjson", write)
 
 
+@dataclass
+class ReleaseFiles:
+    """Every file of a release, and what its manifest says."""
+
+    files: list[BuiltFile]  # data files, history, README.md, manifest.json, then gold files
+    manifest: dict  # the content of manifest.json: the public files but itself
+
+
 def build_release_files(
     *,
     options: ReleaseOptions,
@@ -187,8 +195,14 @@ def build_release_files(
     version: str,
     directory: Path,
     report: Report | None = None,
-) -> list[BuiltFile]:
-    """Write every file of a release into `directory`; return them, the manifest last."""
+    with_gold: bool = False,
+) -> ReleaseFiles:
+    """Write every file of a release into `directory`; return them with the manifest.
+
+    The public files come first, the manifest last of them; `with_gold` adds the internal
+    gold file of each split (the answers scoring reads, never downloadable), which the
+    manifest does not list.
+    """
     report = report or (lambda progress, message="": None)
     steps = [(split, fmt) for split in options.splits for fmt in options.formats]
     built = []
@@ -201,12 +215,14 @@ def build_release_files(
     report(95, DATASHEET)
     sheet = datasheet_markdown(name=name, version=version, options=options, files=built).encode()
     built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
-    built.append(_manifest(directory, name, version, options, built))
-    return built
-
-
-def _manifest(directory, name, version, options, built) -> BuiltFile:
     manifest = manifest_of(name=name, version=version, options=options, files=built)
+    built.append(_manifest(directory, manifest))
+    if with_gold:
+        built += [_gold_file(directory, options, split) for split in options.splits]
+    return ReleaseFiles(files=built, manifest=manifest)
+
+
+def _manifest(directory: Path, manifest: dict) -> BuiltFile:
     data = json.dumps(manifest, ensure_ascii=False, indent=2).encode() + b"\n"
     return _write(directory, MANIFEST, "application/json", lambda sink: sink.write(data))
 
@@ -227,7 +243,7 @@ def manifest_of(*, name: str, version: str, options: ReleaseOptions, files) -> d
 GOLD = "gold-{split}.json"
 
 
-def gold_file(directory: Path, options: ReleaseOptions, split: str) -> BuiltFile:
+def _gold_file(directory: Path, options: ReleaseOptions, split: str) -> BuiltFile:
     """Write {question id: [answer texts]} of a split, for scoring on the server only."""
     selection = Selection(split=split, approved_only=options.approved_only)
 

@@ -22,14 +22,8 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from core.inputs import check_text
-from core.jobs import job_enqueue, job_fail, job_progress, job_reopen, job_start, job_succeed
-from exports.build import (
-    MANIFEST,
-    build_release_files,
-    check_options,
-    gold_file,
-    manifest_of,
-)
+from core.jobs import job_enqueue, job_reopen, job_run, job_succeed
+from exports.build import build_release_files, check_options
 from exports.models import Release, ReleaseFile
 
 logger = logging.getLogger(__name__)
@@ -38,6 +32,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+_-]{0,31}")
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 STALE_AFTER = timedelta(minutes=15)
+BUILD_TASK = "exports.tasks.release_build_task"
 
 
 def release_storage():
@@ -57,8 +52,6 @@ def _check_identity(name, version, description) -> dict:
 
 def release_create(*, created_by, name, version, description: str = "", **options) -> Release:
     """Record a release and send its build to the export queue (after the commit)."""
-    from exports.tasks import release_build_task
-
     errors = _check_identity(name, version, description)
     try:
         checked = check_options(options)
@@ -76,7 +69,7 @@ def release_create(*, created_by, name, version, description: str = "", **option
                 created_by=created_by,
                 options=checked.as_dict(),
             )
-            job_enqueue(job=release, task=release_build_task, queue="export")
+            job_enqueue(job=release, task=BUILD_TASK, queue="export")
     except IntegrityError:
         raise ServiceError({"name": [_("Another release has this name.")]}) from None
     return release
@@ -116,14 +109,11 @@ def _store(storage, release: Release, built) -> list[ReleaseFile]:
     return rows
 
 
-def _build(release: Release) -> None:
+def _build(release: Release, report=None) -> str:
+    """Write the release's files, store them, and record them with "done" in one transaction."""
     storage = release_storage()
     _clear_leftovers(storage, release)
     options = check_options(release.options)
-
-    def report(progress, message=""):
-        job_progress(release, progress, message)
-
     with tempfile.TemporaryDirectory(prefix="release-") as folder:
         built = build_release_files(
             options=options,
@@ -131,41 +121,22 @@ def _build(release: Release) -> None:
             version=release.version,
             directory=Path(folder),
             report=report,
+            with_gold=True,
         )
-        gold = [gold_file(Path(folder), options, split) for split in options.splits]
-        rows = _store(storage, release, built + gold)
-    listed = [item for item in built if item.name != MANIFEST]  # as in manifest.json itself
-    manifest = manifest_of(
-        name=release.name, version=release.version, options=options, files=listed
-    )
+        rows = _store(storage, release, built.files)
+    message = _("%(n)d files written.") % {"n": len(rows)}
     with transaction.atomic():
-        locked = Release.objects.select_for_update().get(pk=release.pk)
-        if locked.is_finished or locked.attempts != release.attempts:
-            # A resumed attempt took over (this one looked abandoned): it owns the files.
-            raise Superseded
         ReleaseFile.objects.bulk_create(rows)
-        Release.objects.filter(pk=release.pk).update(manifest=manifest)
-        job_succeed(release, _("%(n)d files written.") % {"n": len(rows)})
-
-
-class Superseded(Exception):
-    """Another attempt at the same release started after this one: this one stops quietly."""
+        Release.objects.filter(pk=release.pk).update(manifest=built.manifest)
+        # Raises Superseded, rolling the rows back, if a resumed attempt took over meanwhile
+        # (this one looked abandoned): the other attempt owns the files.
+        job_succeed(release, message)
+    return message
 
 
 def release_build(*, release: Release) -> None:
     """Build the release's files as its job; a redelivered task for a done release does nothing."""
-    if not job_start(release):
-        return
-    try:
-        _build(release)
-    except Superseded:
-        logger.warning("release %s: attempt %s superseded", release.pk, release.attempts)
-    except Exception as error:  # the release row must say why, whatever the error
-        logger.exception("release %s failed", release.pk)
-        attempt = release.attempts
-        release.refresh_from_db()
-        if not release.is_finished and release.attempts == attempt:
-            job_fail(release, f"{type(error).__name__}: {error}")
+    job_run(release, _build)
 
 
 def release_can_resume(release: Release) -> bool:
@@ -175,8 +146,6 @@ def release_can_resume(release: Release) -> bool:
 
 def release_resume(*, release: Release) -> Release:
     """Send the build of a failed or abandoned release again (the state is checked in SQL)."""
-    from exports.tasks import release_build_task
-
     with transaction.atomic():
         if not job_reopen(release, silent_for=STALE_AFTER, progress=0):
             raise ServiceError(
@@ -191,7 +160,7 @@ def release_resume(*, release: Release) -> Release:
                 },
                 status=409,
             )
-        job_enqueue(job=release, task=release_build_task, queue="export")
+        job_enqueue(job=release, task=BUILD_TASK, queue="export")
     return release
 
 

@@ -35,6 +35,26 @@ def require_service(reason: str):
     pytest.skip(reason)
 
 
+class SentTasks:
+    """What `core.jobs.job_enqueue` asked the broker to send, instead of sending it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, name, **options):
+        self.calls.append((name, options))
+
+
+@pytest.fixture
+def sent_tasks(monkeypatch):
+    """Record the tasks sent by name (task name, options), in order; nothing reaches Redis."""
+    from config.celery import app
+
+    recorder = SentTasks()
+    monkeypatch.setattr(app, "send_task", recorder)
+    return recorder
+
+
 PASSWORD = "correct horse battery staple"
 
 

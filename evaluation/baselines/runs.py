@@ -112,8 +112,6 @@ def baseline_run_start(
     *, release: Release, kind: str, model: str = "", hyperparameters=None, created_by=None
 ) -> BaselineRun:
     """Record a baseline run and send it to its queue (gpu for transformers, else default)."""
-    from evaluation.tasks import baseline_task, gpu_baseline_task
-
     with transaction.atomic():
         run = baseline_run_record(
             release=release,
@@ -125,7 +123,7 @@ def baseline_run_start(
         gpu = kind in GPU_KINDS
         job_enqueue(
             job=run,
-            task=gpu_baseline_task if gpu else baseline_task,
+            task="evaluation.tasks.gpu_baseline_task" if gpu else "evaluation.tasks.baseline_task",
             queue="gpu" if gpu else "default",
         )
     return run

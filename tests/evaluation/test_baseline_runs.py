@@ -231,16 +231,9 @@ def test_an_unfinished_release_or_one_without_train_cannot_be_fine_tuned():
 
 @pytest.mark.django_db
 def test_the_api_is_for_admins_and_sends_transformers_to_the_gpu_queue(
-    django_capture_on_commit_callbacks, monkeypatch
+    django_capture_on_commit_callbacks, sent_tasks
 ):
     release = make_release()
-    sent = []
-    from evaluation import tasks
-
-    monkeypatch.setattr(
-        tasks.gpu_baseline_task, "apply_async", lambda **kw: sent.append(("gpu", kw))
-    )
-    monkeypatch.setattr(tasks.baseline_task, "apply_async", lambda **kw: sent.append(("cpu", kw)))
     api = APIClient()
     api.force_authenticate(UserFactory(username="ann", roles=[Role.ANNOTATOR]))
     assert (
@@ -269,7 +262,9 @@ def test_the_api_is_for_admins_and_sends_transformers_to_the_gpu_queue(
         {"epochs": 2},
         "pending",
     )
-    assert [(q, kw["queue"]) for q, kw in sent] == [("gpu", "gpu")]
+    assert [(name, kw["queue"]) for name, kw in sent_tasks.calls] == [
+        ("evaluation.tasks.gpu_baseline_task", "gpu")
+    ]
     bad = api.post(
         "/api/v1/baseline-runs/",
         {"release": release.pk, "kind": "http", "model": "file:///etc/passwd"},
@@ -402,12 +397,8 @@ def test_a_split_with_nothing_to_score_is_refused_or_skipped():
 
 @pytest.mark.django_db
 def test_admins_start_an_analysis_by_the_api_and_others_cannot(
-    django_capture_on_commit_callbacks, monkeypatch
+    django_capture_on_commit_callbacks, sent_tasks
 ):
-    from evaluation import tasks
-
-    sent = []
-    monkeypatch.setattr(tasks.analysis_task, "apply_async", lambda **kw: sent.append(kw))
     api = APIClient()
     api.force_authenticate(UserFactory(username="rev", roles=[Role.REVIEWER]))
     assert api.post("/api/v1/analyses/").status_code == 403
@@ -415,6 +406,8 @@ def test_admins_start_an_analysis_by_the_api_and_others_cannot(
     with django_capture_on_commit_callbacks(execute=True):
         made = api.post("/api/v1/analyses/")
     assert (made.status_code, made.json()["status"]) == (201, "pending")
-    assert [kw["queue"] for kw in sent] == ["default"]
+    assert [(name, kw["queue"]) for name, kw in sent_tasks.calls] == [
+        ("evaluation.tasks.analysis_task", "default")
+    ]
     assert DatasetAnalysis.objects.count() == 1
     assert api.get(f"/api/v1/analyses/{made.json()['id']}/").json()["results"] == {}

@@ -24,14 +24,13 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
-from core.jobs import job_start
+from core.jobs import Superseded, job_start
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options
 from exports.models import Release, ReleaseFile
 from exports.services import (
-    Superseded,
     _build,
     release_build,
     release_create,

@@ -32,14 +32,14 @@ class Command(PlatformCommand):
             }
         )
         out.mkdir(parents=True, exist_ok=True)
-        files = build_release_files(
+        built = build_release_files(
             options=checked, name=name, version=release_version, directory=out
         )
         return {
             "out": str(out),
             "files": [
                 {"name": f.name, "bytes": f.bytes, "sha256": f.sha256, "counts": f.counts}
-                for f in files
+                for f in built.files
             ],
         }
 
