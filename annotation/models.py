@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.models import CreatedBy
+
 
 def random_seed() -> int:
     """Return a new campaign's review-sampling seed (fixed afterwards: samples are replayable)."""
@@ -27,7 +29,7 @@ class QuestionType(models.TextChoices):
     OTHER = "other", _("other")
 
 
-class Campaign(models.Model):
+class Campaign(CreatedBy, models.Model):
     """A round of annotation: which splits, how many questions, how they are reviewed."""
 
     class Kind(models.TextChoices):
@@ -57,14 +59,6 @@ class Campaign(models.Model):
     )
     guidelines = models.TextField(_("guidelines (Markdown)"), blank=True)
     active = models.BooleanField(_("active"), default=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

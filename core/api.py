@@ -1,10 +1,11 @@
-"""API plumbing shared by every app: the error shape, role permissions, the worker-check API."""
+"""API plumbing shared by every app: the error shape, the base of every job API, and the
+worker-check API."""
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -55,6 +56,31 @@ def exception_handler(exc, context):
     return response
 
 
+class JobViewSet(viewsets.ReadOnlyModelViewSet):
+    """Admins start a job (POST) and follow it (GET): the one `create` of every job's API.
+
+    A subclass names the body's serializer (`create_serializer_class`, types only; None for a
+    job without settings) and starts the job from the checked body in `start`; the answer is
+    the new row, 201. Document the body with `extend_schema_view(create=…)` on the subclass.
+    """
+
+    permission_classes = [IsPlatformAdmin]
+    create_serializer_class: type[serializers.Serializer] | None = None
+
+    def start(self, data: dict):
+        """Start the job from the checked body; return its row."""
+        raise NotImplementedError
+
+    def create(self, request):
+        data = {}
+        if self.create_serializer_class is not None:
+            payload = self.create_serializer_class(data=request.data)
+            payload.is_valid(raise_exception=True)
+            data = payload.validated_data
+        job = self.start(data)
+        return Response(self.get_serializer(job).data, status=status.HTTP_201_CREATED)
+
+
 class WorkerCheckSerializer(serializers.ModelSerializer):
     class Meta:
         model = WorkerCheck
@@ -77,16 +103,17 @@ class WorkerCheckCreateSerializer(serializers.Serializer):
     queue = serializers.CharField(max_length=32)
 
 
-class WorkerCheckViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(
+    create=extend_schema(
+        request=WorkerCheckCreateSerializer, responses={201: WorkerCheckSerializer}
+    )
+)
+class WorkerCheckViewSet(JobViewSet):
     """Admins send a check to a queue and watch a worker pick it up."""
 
-    permission_classes = [IsPlatformAdmin]
     serializer_class = WorkerCheckSerializer
+    create_serializer_class = WorkerCheckCreateSerializer
     queryset = WorkerCheck.objects.all()
 
-    @extend_schema(request=WorkerCheckCreateSerializer, responses={201: WorkerCheckSerializer})
-    def create(self, request):
-        payload = WorkerCheckCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        check = worker_check_start(queue=payload.validated_data["queue"], requested_by=request.user)
-        return Response(WorkerCheckSerializer(check).data, status=status.HTTP_201_CREATED)
+    def start(self, data):
+        return worker_check_start(queue=data["queue"], created_by=self.request.user)

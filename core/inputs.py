@@ -18,6 +18,15 @@ def parse_id(value, field: str) -> int:
     return int(text)
 
 
+def object_by_id(queryset, value, *, field: str, missing: str):
+    """Return the row of `queryset` with this id: a malformed id is a 400 and an unknown one a
+    404, each naming the field (`missing` is the 404's message)."""
+    found = queryset.filter(pk=parse_id(value, field)).first()
+    if found is None:
+        raise ServiceError({field: [missing]}, status=404)
+    return found
+
+
 def check_text(value: str, field: str) -> str:
     """Refuse text holding NUL or unpaired surrogates (the database cannot keep them)."""
     if has_bad_characters(value):

@@ -37,8 +37,9 @@ def job_enqueue(*, job: Job, task: str, queue: str | None = None) -> None:
 
     Services name their task instead of importing it: a tasks module calls the services, so
     the arrow goes one way, and the web process needs none of the workers' code (a gpu task
-    may need torch). Routing by name works the same (`CELERY_TASK_ROUTES`). If the broker cannot be reached the job fails with a
-    message saying so, instead of waiting forever for a task that was never sent.
+    may need torch). Routing by name works the same (`CELERY_TASK_ROUTES`). If the broker
+    cannot be reached the job fails with a message saying so, instead of waiting forever for a
+    task that was never sent.
     """
     options = {"queue": queue} if queue else {}
 

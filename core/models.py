@@ -1,4 +1,5 @@
-"""The shared background-job row, and the worker check that proves the job pipeline runs."""
+"""The shared background-job row, who created a row, and the worker check that proves the job
+pipeline runs."""
 
 from datetime import timedelta
 
@@ -54,17 +55,26 @@ class Job(models.Model):
         )
 
 
-class WorkerCheck(Job):
+class CreatedBy(models.Model):
+    """Who made the row or started the job; the row stays when their account goes."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        abstract = True
+
+
+class WorkerCheck(CreatedBy, Job):
     """A tiny job sent to one queue: it succeeds only if a worker consumes that queue."""
 
     queue = models.CharField(_("queue"), max_length=32)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("requested by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-    )
     worker = models.CharField(_("worker"), max_length=255, blank=True)
 
     class Meta(Job.Meta):

@@ -13,12 +13,12 @@ from core.jobs import Report, job_enqueue, job_run
 from core.models import WorkerCheck
 
 
-def worker_check_start(*, queue: str, requested_by=None) -> WorkerCheck:
+def worker_check_start(*, queue: str, created_by=None) -> WorkerCheck:
     """Create a worker check for one queue and send it there once committed."""
     if queue not in settings.JOB_QUEUES:
         raise ServiceError({"queue": [_("Unknown queue “%(queue)s”.") % {"queue": queue}]})
     with transaction.atomic():
-        check = WorkerCheck.objects.create(queue=queue, requested_by=requested_by)
+        check = WorkerCheck.objects.create(queue=queue, created_by=created_by)
         job_enqueue(job=check, task="core.tasks.worker_check_run_task", queue=queue)
     return check
 

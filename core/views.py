@@ -22,7 +22,7 @@ def system_page(request):
     errors, status = {}, 200
     if request.method == "POST":
         try:
-            worker_check_start(queue=request.POST.get("queue", ""), requested_by=request.user)
+            worker_check_start(queue=request.POST.get("queue", ""), created_by=request.user)
         except ServiceError as error:
             errors, status = error.errors, 400
         else:
@@ -32,7 +32,7 @@ def system_page(request):
         "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
         "broker": broker_kind(),
         "queues": settings.JOB_QUEUES,
-        "checks": WorkerCheck.objects.select_related("requested_by")[:20],
+        "checks": WorkerCheck.objects.select_related("created_by")[:20],
         "errors": errors,
     }
     template = "core/system.html#worker-checks" if request.htmx else "core/system.html"

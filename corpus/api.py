@@ -3,11 +3,12 @@
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
+from core.api import JobViewSet
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
 from core.permissions import IsPlatformAdmin
@@ -160,27 +161,25 @@ class ScrapeRunCreateSerializer(serializers.Serializer):
     language = serializers.CharField(max_length=12, required=False)
 
 
-class ScrapeRunViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(
+    create=extend_schema(request=ScrapeRunCreateSerializer, responses={201: ScrapeRunSerializer})
+)
+class ScrapeRunViewSet(JobViewSet):
     """Admins start a scrape run (queue `scrape`) and follow it; `log` lists what happened."""
 
-    permission_classes = [IsPlatformAdmin]
     serializer_class = ScrapeRunSerializer
+    create_serializer_class = ScrapeRunCreateSerializer
     queryset = ScrapeRun.objects.all()
 
-    @extend_schema(request=ScrapeRunCreateSerializer, responses={201: ScrapeRunSerializer})
-    def create(self, request):
-        payload = ScrapeRunCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
-        run = scrape_run_start(
+    def start(self, data):
+        return scrape_run_start(
             category=data["category"],
             sample_size=data["sample"],
             seed=data["seed"],
             wave=data["wave"],
             language=data.get("language"),
-            requested_by=request.user,
+            created_by=self.request.user,
         )
-        return Response(ScrapeRunSerializer(run).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=ScrapeLogEntrySerializer(many=True))
     @action(detail=True)

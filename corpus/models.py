@@ -1,10 +1,9 @@
 """The corpus: articles, their paragraphs (exactly as annotators see them), scrape runs."""
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import Job
+from core.models import CreatedBy, Job
 
 
 class Split(models.TextChoices):
@@ -13,7 +12,7 @@ class Split(models.TextChoices):
     TEST = "test", _("test")
 
 
-class ScrapeRun(Job):
+class ScrapeRun(CreatedBy, Job):
     """One sample of a category's articles fetched from Wikipedia into the corpus."""
 
     category = models.CharField(_("category"), max_length=255)
@@ -30,14 +29,6 @@ class ScrapeRun(Job):
     articles_done = models.PositiveIntegerField(_("articles fetched"), default=0)
     articles_failed = models.PositiveIntegerField(_("articles failed"), default=0)
     paragraphs_kept = models.PositiveIntegerField(_("paragraphs kept"), default=0)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("requested by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
 
     class Meta(Job.Meta):
         verbose_name = _("scrape run")

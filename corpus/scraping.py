@@ -51,7 +51,7 @@ def scrape_run_start(
     seed: int,
     wave: str,
     language: str | None = None,
-    requested_by=None,
+    created_by=None,
     enqueue: bool = True,
 ) -> ScrapeRun:
     """Record a scrape run and send it to the `scrape` queue once committed."""
@@ -75,7 +75,7 @@ def scrape_run_start(
             seed=seed,
             wave=wave,
             ratios=settings.CORPUS_SPLIT_RATIOS,
-            requested_by=requested_by,
+            created_by=created_by,
             min_chars=settings.CORPUS_MIN_PARAGRAPH_CHARS,
             max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
         )

@@ -95,14 +95,14 @@ def scrape_runs_page(request):
                     sample_size=data["sample"],
                     seed=data["seed"],
                     wave=data["wave"],
-                    requested_by=request.user,
+                    created_by=request.user,
                 )
             except ServiceError as error:
                 form_add_service_errors(form, error)
             else:
                 return redirect("corpus:scrape-run", pk=run.pk)
         status = 400
-    runs = ScrapeRun.objects.select_related("requested_by")[:50]
+    runs = ScrapeRun.objects.select_related("created_by")[:50]
     return render(request, "corpus/scrape_runs.html", {"form": form, "runs": runs}, status=status)
 
 

@@ -1,12 +1,11 @@
 """Baseline runs and dataset analyses API: admins start them and follow them."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status, viewsets
-from rest_framework.response import Response
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 
-from core.errors import ServiceError
-from core.permissions import IsPlatformAdmin
+from core.api import JobViewSet
+from core.inputs import object_by_id
 from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
 from evaluation.models import BaselineRun, DatasetAnalysis
@@ -49,29 +48,28 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     hyperparameters = serializers.DictField(required=False)
 
 
-class BaselineRunViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(
+    create=extend_schema(
+        request=BaselineRunCreateSerializer, responses={201: BaselineRunSerializer}
+    )
+)
+class BaselineRunViewSet(JobViewSet):
     """Admins only: baseline runs and their scores per split and per type."""
 
-    permission_classes = [IsPlatformAdmin]
     serializer_class = BaselineRunSerializer
+    create_serializer_class = BaselineRunCreateSerializer
     queryset = BaselineRun.objects.all()
 
-    @extend_schema(request=BaselineRunCreateSerializer, responses={201: BaselineRunSerializer})
-    def create(self, request):
-        payload = BaselineRunCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
-        release = Release.objects.filter(pk=data["release"]).first()
-        if release is None:
-            raise ServiceError({"release": [_("No such release.")]}, status=404)
-        run = baseline_run_start(
-            release=release,
+    def start(self, data):
+        return baseline_run_start(
+            release=object_by_id(
+                Release.objects, data["release"], field="release", missing=_("No such release.")
+            ),
             kind=data["kind"],
             model=data.get("model", ""),
             hyperparameters=data.get("hyperparameters", {}),
-            created_by=request.user,
+            created_by=self.request.user,
         )
-        return Response(BaselineRunSerializer(run).data, status=status.HTTP_201_CREATED)
 
 
 class DatasetAnalysisSerializer(serializers.ModelSerializer):
@@ -91,14 +89,12 @@ class DatasetAnalysisSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class DatasetAnalysisViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(create=extend_schema(request=None, responses={201: DatasetAnalysisSerializer}))
+class DatasetAnalysisViewSet(JobViewSet):
     """Admins only: start a dataset analysis (POST, no body) and read its figures."""
 
-    permission_classes = [IsPlatformAdmin]
     serializer_class = DatasetAnalysisSerializer
     queryset = DatasetAnalysis.objects.all()
 
-    @extend_schema(request=None, responses={201: DatasetAnalysisSerializer})
-    def create(self, request):
-        analysis = analysis_start(created_by=request.user)
-        return Response(DatasetAnalysisSerializer(analysis).data, status=status.HTTP_201_CREATED)
+    def start(self, data):
+        return analysis_start(created_by=self.request.user)

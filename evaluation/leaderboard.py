@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
-from core.inputs import check_text, parse_id
+from core.inputs import check_text, object_by_id, parse_id
 from core.text import has_bad_characters
 from evaluation.human import human_performance_report
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
@@ -59,9 +59,8 @@ def submission_check_size(*, content_length) -> None:
 def leaderboard_release(*, release_id) -> Release:
     """Return the finished release a leaderboard or submission names (404 or 409 otherwise)."""
     pk = parse_id(release_id, "release")
-    release = Release.objects.filter(pk=pk).first()
-    if release is None:
-        raise ServiceError({"release": [_("There is no release %(pk)d.") % {"pk": pk}]}, 404)
+    missing = _("There is no release %(pk)d.") % {"pk": pk}
+    release = object_by_id(Release.objects, pk, field="release", missing=missing)
     _check_finished(release)
     return release
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import Job
+from core.models import CreatedBy, Job
 
 
 class Submission(models.Model):
@@ -44,7 +44,7 @@ class Submission(models.Model):
         return f"{self.label} · {self.split} · F1 {self.f1:.1f}"
 
 
-class BaselineRun(Job):
+class BaselineRun(CreatedBy, Job):
     """A baseline scored on a release: lexical (CPU), fine-tuned or evaluate-only (GPU worker),
     or a model served over HTTP by the MRQA predict-server protocol."""
 
@@ -67,13 +67,6 @@ class BaselineRun(Job):
     checkpoint = models.CharField(_("checkpoint folder"), max_length=500, blank=True)
     normalization = models.CharField(_("normalization"), max_length=32, blank=True)
     normalization_version = models.CharField(_("normalization version"), max_length=16, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
 
     class Meta(Job.Meta):
         verbose_name = _("baseline run")
@@ -93,17 +86,10 @@ class BaselineRun(Job):
         return self.model.rstrip("/").rsplit("/", 1)[-1]
 
 
-class DatasetAnalysis(Job):
+class DatasetAnalysis(CreatedBy, Job):
     """Answer types (spaCy) and other figures of the corpus, computed by a background job."""
 
     results = models.JSONField(_("results"), default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
 
     class Meta(Job.Meta):
         verbose_name = _("dataset analysis")

@@ -3,14 +3,19 @@
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers, status, viewsets
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import ServiceError
-from core.inputs import parse_id
+from core.api import JobViewSet
+from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from corpus.models import Split
 from exports.diff import release_diff
@@ -84,21 +89,20 @@ def download(release: Release, name: str) -> FileResponse:
     return response
 
 
-class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
+@extend_schema_view(
+    create=extend_schema(request=ReleaseCreateSerializer, responses={201: ReleaseSerializer})
+)
+class ReleaseViewSet(JobViewSet):
     """Admins only: every release, its build, its files."""
 
-    permission_classes = [IsPlatformAdmin]
     serializer_class = ReleaseSerializer
+    create_serializer_class = ReleaseCreateSerializer
 
     def get_queryset(self):
         return Release.objects.select_related("created_by").prefetch_related("files")
 
-    @extend_schema(request=ReleaseCreateSerializer, responses={201: ReleaseSerializer})
-    def create(self, request):
-        payload = ReleaseCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        release = release_create(created_by=request.user, **payload.validated_data)
-        return Response(ReleaseSerializer(release).data, status=status.HTTP_201_CREATED)
+    def start(self, data):
+        return release_create(created_by=self.request.user, **data)
 
     @extend_schema(request=None, responses=ReleaseSerializer)
     @action(detail=True, methods=["post"])
@@ -112,10 +116,12 @@ class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def diff(self, request, pk=None):
         """Questions added, removed and changed from release `against` to this one."""
-        other_pk = parse_id(request.query_params.get("against", ""), "against")
-        old = Release.objects.filter(pk=other_pk).first()
-        if old is None:
-            raise ServiceError({"against": [_("No such release.")]}, status=404)
+        old = object_by_id(
+            Release.objects,
+            request.query_params.get("against", ""),
+            field="against",
+            missing=_("No such release."),
+        )
         return Response(release_diff(old=old, new=self.get_object()))
 
 
@@ -126,9 +132,7 @@ class ReleaseFileView(APIView):
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request, pk: int, name: str):
-        release = Release.objects.filter(pk=pk).first()
-        if release is None:
-            raise ServiceError({"release": [_("No such release.")]}, status=404)
+        release = object_by_id(Release.objects, pk, field="release", missing=_("No such release."))
         return download(release, name)
 
 

@@ -1,13 +1,12 @@
 """Releases: a dataset export built by a background job, immutable once finished."""
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import Job
+from core.models import CreatedBy, Job
 
 
-class Release(Job):
+class Release(CreatedBy, Job):
     """A named, versioned export of the annotated corpus in one or more formats.
 
     `options` holds what the admin chose (formats, splits, approved only, test answers held
@@ -19,14 +18,6 @@ class Release(Job):
     name = models.CharField(_("name"), max_length=100, unique=True)
     version = models.CharField(_("version"), max_length=32)
     description = models.TextField(_("description"), blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
     options = models.JSONField(_("options"), default=dict)
     manifest = models.JSONField(_("manifest"), default=dict, blank=True)
 

@@ -15,8 +15,7 @@ from annotation.services.answers import answer_claim_next
 from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next
-from core.errors import ServiceError
-from core.inputs import parse_id
+from core.inputs import object_by_id
 from core.permissions import IsAnnotator, IsPlatformAdmin, IsReviewer
 
 
@@ -75,11 +74,13 @@ class CampaignViewSet(viewsets.ModelViewSet):
 
         Closed questions campaigns too: their sampled questions still wait for an audit.
         """
-        campaign = Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS, pk=parse_id(pk, "id"))
-        found = campaign.first()
-        if found is None:
-            raise ServiceError({"campaign": [_("No such questions campaign.")]}, status=404)
-        return claim_response(review_claim_next(campaign=found, reviewer=request.user))
+        campaign = object_by_id(
+            Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS),
+            pk,
+            field="campaign",
+            missing=_("No such questions campaign."),
+        )
+        return claim_response(review_claim_next(campaign=campaign, reviewer=request.user))
 
 
 def claim_response(claim) -> Response:

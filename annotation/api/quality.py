@@ -15,8 +15,7 @@ from annotation.api.serializers import (
 )
 from annotation.models import Campaign
 from annotation.selectors.quality import quality_table
-from core.errors import ServiceError
-from core.inputs import parse_id
+from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 
 
@@ -32,10 +31,12 @@ class QualityView(APIView):
     def get(self, request):
         campaign = None
         if request.query_params.get("campaign"):
-            campaign_pk = parse_id(request.query_params["campaign"], "campaign")
-            campaign = Campaign.objects.filter(pk=campaign_pk).first()
-            if campaign is None:
-                raise ServiceError({"campaign": [_("No such campaign.")]}, status=404)
+            campaign = object_by_id(
+                Campaign.objects,
+                request.query_params["campaign"],
+                field="campaign",
+                missing=_("No such campaign."),
+            )
         return Response(QualityRowSerializer(quality_table(campaign=campaign), many=True).data)
 
 
@@ -45,10 +46,8 @@ class AnnotatorPauseView(APIView):
     permission_classes = [IsPlatformAdmin]
 
     def _user(self, pk):
-        user = get_user_model().objects.filter(pk=parse_id(pk, "annotator")).first()
-        if user is None:
-            raise ServiceError({"annotator": [_("No such annotator.")]}, status=404)
-        return user
+        users = get_user_model().objects
+        return object_by_id(users, pk, field="annotator", missing=_("No such annotator."))
 
     @extend_schema(request=PauseSerializer, responses=AnnotatorStateSerializer)
     def post(self, request, pk):

@@ -18,7 +18,7 @@ def test_starting_a_check_creates_one_row_for_that_queue(
         response = admin_client.post("/manage/system/", {"queue": "export"})
     assert response.status_code == 302
     check = WorkerCheck.objects.get()
-    assert (check.queue, check.status, check.requested_by) == ("export", "pending", admin_user)
+    assert (check.queue, check.status, check.created_by) == ("export", "pending", admin_user)
     assert len(callbacks) == 1  # the task is sent only after the commit
 
 

@@ -1,5 +1,5 @@
 from core.commands import PlatformCommand
-from core.errors import ServiceError
+from core.inputs import object_by_id
 from evaluation.baselines.runs import (
     baseline_run_execute,
     baseline_run_record,
@@ -43,9 +43,9 @@ class Command(PlatformCommand):
         parser.add_argument("--queue", action="store_true", help="Send it to the workers.")
 
     def run(self, *, release, model, kind, queue, **options):
-        found = Release.objects.filter(pk=release).first()
-        if found is None:
-            raise ServiceError({"release": [f"No release {release}."]}, status=404)
+        found = object_by_id(
+            Release.objects, release, field="release", missing=f"No release {release}."
+        )
         settings = {n: options[n] for n in HYPERPARAMETER_OPTIONS if options.get(n) is not None}
         arguments = {"release": found, "kind": kind, "model": model, "hyperparameters": settings}
         if queue:
