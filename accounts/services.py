@@ -6,11 +6,13 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -144,10 +146,21 @@ def demo_user_ensure(*, username: str, role: str, known_password: str | None) ->
     return password
 
 
+def holder_accounts_ensure(*, usernames: list[str]) -> list:
+    """Return the accounts that hold work brought from elsewhere, created the first time.
+
+    They have no role and no usable password: nobody signs in with them.
+    """
+    return [
+        User.objects.get_or_create(
+            username=username, defaults={"is_active": False, "password": make_password(None)}
+        )[0]
+        for username in usernames
+    ]
+
+
 def annotator_pause(*, user, note: str = "") -> None:
     """Stop an annotator from taking new items; what they hold now can still be sent."""
-    from django.utils import timezone
-
     note = check_text(note.strip() if isinstance(note, str) else "", "note")
     if len(note) > 500:
         raise ServiceError({"note": [_("At most 500 characters.")]})

@@ -115,12 +115,12 @@ def _paragraphs_of(source: SourceArticle, language: str) -> list[str]:
     ).paragraphs
 
 
-def _splits_for(sources, *, existing, split, seed, ratios) -> dict[str, str]:
-    given = {s.title: split or s.split for s in sources if split or s.split}
+def _splits_for(titles, *, given, existing, seed, ratios) -> dict[str, str]:
+    """Return the split of each new title: the one given, else one that fills the ratios."""
     bad = sorted({v for v in given.values() if v not in Split.values})
     if bad:
         raise ServiceError({"split": [_("Unknown split(s): %(s)s.") % {"s": ", ".join(bad)}]})
-    rest = [s.title for s in sources if s.title not in given]
+    rest = [title for title in titles if title not in given]
     return given | assign_splits(rest, existing=existing | given, seed=seed, ratios=ratios)
 
 
@@ -153,7 +153,11 @@ def corpus_load(
             seen.add(source.title)
             fresh.append(source)
     splits = _splits_for(
-        fresh, existing=existing, split=split, seed=seed, ratios=settings.CORPUS_SPLIT_RATIOS
+        [source.title for source in fresh],
+        given={s.title: split or s.split for s in fresh if split or s.split},
+        existing=existing,
+        seed=seed,
+        ratios=settings.CORPUS_SPLIT_RATIOS,
     )
     for source in fresh:
         paragraphs = _paragraphs_of(source, language)
@@ -173,6 +177,112 @@ def corpus_load(
         result.splits[splits[source.title]] += 1
     corpus_analyze()
     return result
+
+
+@dataclass(frozen=True)
+class ArticleTexts:
+    """An article of a dataset brought in from elsewhere: its title and its paragraphs."""
+
+    title: str  # as the platform shows it (no HTML)
+    source_title: str  # as the dataset wrote it
+    paragraphs: list[str]
+
+
+@dataclass
+class EnsuredCorpus:
+    """The stored article and paragraph of each text asked for, and what was created."""
+
+    paragraphs: dict[tuple[str, str], Paragraph]  # (title, text) → the stored paragraph
+    articles_created: int = 0
+    articles_matched: int = 0
+    paragraphs_created: int = 0
+    paragraphs_matched: int = 0
+    splits: dict[str, int] = field(default_factory=dict)  # new articles per split
+
+
+def corpus_ensure(
+    *, articles: list[ArticleTexts], language: str, wave: str, split: str | None, seed: int
+) -> EnsuredCorpus:
+    """Make sure these articles and paragraphs are in the corpus; return the stored ones.
+
+    Articles are matched by (language, title); a new one gets the wave, and `split` if given,
+    else a split that fills the configured ratios without moving any article already there.
+    Paragraphs are matched by their exact text within the article, or added after its last
+    one (the article's fingerprint is then computed again). Runs in the caller's transaction.
+    """
+    found = {
+        a.title: a
+        for a in Article.objects.filter(language=language, title__in=[a.title for a in articles])
+    }
+    fresh = [article for article in articles if article.title not in found]
+    splits = _splits_for(
+        [article.title for article in fresh],
+        given={article.title: split for article in fresh} if split else {},
+        existing=current_splits(language),
+        seed=seed,
+        ratios=settings.CORPUS_SPLIT_RATIOS,
+    )
+    created = Article.objects.bulk_create(
+        Article(
+            language=language,
+            title=article.title,
+            source_title=article.source_title,
+            wave=wave,
+            split=splits[article.title],
+            source=Article.Source.FILE,
+            text_sha256=paragraphs_sha256(article.paragraphs),
+        )
+        for article in fresh
+    )
+    stored = found | {article.title: article for article in created}
+    ensured = EnsuredCorpus(
+        paragraphs={},
+        articles_created=len(created),
+        articles_matched=len(found),
+        splits=dict(sorted(Counter(splits.values()).items())),
+    )
+    _paragraphs_ensure(articles, stored, {a.pk for a in created}, ensured)
+    return ensured
+
+
+def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensured) -> None:
+    """Add each text not yet in its article; fill `ensured` with every text's paragraph."""
+    known = _paragraphs_by_text(stored.values())
+    following = {
+        pk: max((p.position for p in texts.values()), default=-1) + 1
+        for pk, texts in known.items()
+    }
+    matched, fresh = set(), []
+    for article in articles:
+        row = stored[article.title]
+        texts = known[row.pk]
+        for text in article.paragraphs:
+            if text in texts:
+                matched.add(texts[text].pk)
+            else:
+                texts[text] = Paragraph(article=row, position=following[row.pk], text=text)
+                following[row.pk] += 1
+                fresh.append(texts[text])
+            ensured.paragraphs[article.title, text] = texts[text]
+    Paragraph.objects.bulk_create(fresh)
+    _fingerprints_refresh({paragraph.article_id for paragraph in fresh} - created_pks)
+    ensured.paragraphs_created, ensured.paragraphs_matched = len(fresh), len(matched)
+
+
+def _paragraphs_by_text(articles) -> dict[int, dict[str, Paragraph]]:
+    """Return {article pk: {text: paragraph}} of the stored paragraphs, first one for a text."""
+    stored = {article.pk: {} for article in articles}
+    for paragraph in Paragraph.objects.filter(article_id__in=stored).order_by("position"):
+        stored[paragraph.article_id].setdefault(paragraph.text, paragraph)
+    return stored
+
+
+def _fingerprints_refresh(article_pks: set[int]) -> None:
+    """Recompute the fingerprint of articles that were there before and got new paragraphs."""
+    for pk in article_pks:
+        paragraphs = Paragraph.objects.filter(article_id=pk).order_by("position")
+        digest = paragraphs_sha256(list(paragraphs.values_list("text", flat=True)))
+        Article.objects.filter(pk=pk).update(text_sha256=digest)
 
 
 def corpus_analyze() -> None:

@@ -2,7 +2,8 @@
 
 Question types, answer types (spaCy French, `evaluation.answer_types`), question and answer
 lengths in words, and the lexical overlap between a question and its paragraph (the share of
-the question's words found in the paragraph). Rejected questions are left out, as in releases.
+the question's words found in the paragraph). The questions are those that count in releases
+(`annotation.selectors.questions.dataset_questions`): never a rejected one.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections import Counter
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.models import Answer, Question, QuestionType
+from annotation.models import Answer, QuestionType
+from annotation.selectors.questions import dataset_questions
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
 from evaluation.models import DatasetAnalysis
@@ -64,8 +66,7 @@ def _split_figures(split: str) -> dict:
     from evaluation.answer_types import answer_types
 
     questions = (
-        Question.objects.filter(paragraph__article__split=split)
-        .exclude(status=Question.Status.REJECTED)
+        dataset_questions(split=split)
         .values_list("pk", "text", "question_type", "paragraph__text")
     )
     rows = list(questions.iterator(chunk_size=2000))

@@ -6,8 +6,9 @@ the ground truth; EM and F1 use the French normalization (`evaluation.metrics.FQ
 over the ground truths; the three runs are averaged, then the questions. The figures are given
 per split and per annotator (an annotator's figure is the mean over the answers they gave).
 
-Left out: rejected questions, and questions that have no additional answer yet. Left out and
-counted: questions where an additional annotator said the paragraph does not answer the
+The questions are those that count in releases (`dataset_questions`: never a rejected one,
+nor one without an answer to show). Left out: questions that have no additional answer yet.
+Left out and counted: questions where an additional annotator said the paragraph does not answer the
 question ("unanswerable"; the paper's method compares three spans), and questions that have
 an additional answer but not three answers in all yet ("skipped").
 """
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
-from annotation.models import Answer, Question
+from annotation.models import Answer
+from annotation.selectors.questions import dataset_questions
 from evaluation.metrics import FQUAD_FR, HUMAN_ANSWERS, human_performance, leave_one_out
 
 # d'Hoffschmidt et al. 2020, FQuAD (Findings of EMNLP 2020), human performance, FQuAD 1.1.
@@ -26,15 +28,15 @@ PAPER = {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_m
 
 
 def _questions(split: str | None):
-    questions = Question.objects.exclude(status=Question.Status.REJECTED)
-    if split:
-        questions = questions.filter(paragraph__article__split=split)
+    """The questions that count in the dataset and have an additional answer, with their
+    answers (a misaligned imported answer is left out)."""
     answers = (
         Answer.objects.filter(misaligned=False).select_related("author").order_by("kind", "pk")
     )
+    additional = Answer.objects.filter(question=OuterRef("pk"), kind=Answer.Kind.ADDITIONAL)
     return (
-        questions.filter(answers__kind=Answer.Kind.ADDITIONAL)
-        .distinct()
+        dataset_questions(split=split)
+        .filter(Exists(additional))
         .select_related("paragraph__article")
         .prefetch_related(Prefetch("answers", queryset=answers))
         .order_by("pk")

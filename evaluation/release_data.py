@@ -10,6 +10,7 @@ import json
 
 from django.utils.translation import gettext as _
 
+from annotation.models import export_id
 from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
@@ -58,4 +59,4 @@ def release_examples(release: Release, split: str) -> list[dict]:
 def question_types(ids) -> dict[str, str]:
     """Return {export id: question type} of released question ids (imported ids or uuids)."""
     rows = questions_by_export_id(ids).values_list("source_id", "uuid", "question_type")
-    return {(source or str(uuid)): qtype for source, uuid, qtype in rows}
+    return {export_id(source, uuid): qtype for source, uuid, qtype in rows}

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from itertools import chain, groupby, islice
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 
-from annotation.models import Answer, Question
+from annotation.models import Answer, export_id
+from annotation.selectors.questions import dataset_questions, shown_answers
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
 
 CHUNK = 2000
@@ -41,24 +42,14 @@ class Selection:
 
 
 def selected_questions(selection: Selection) -> QuerySet:
-    """Return the questions of a split that go into a release.
+    """Return the questions of a split that go into a release, in the release's order.
 
-    Never a rejected question, nor one left without an answer to show (an imported question
-    whose only answer is misaligned).
+    Which questions count is annotation's rule (`dataset_questions`), the same for human
+    performance and the dataset analysis.
     """
-    # A question needs an answer the release can show (not "no answer", not misaligned).
-    exportable = Answer.objects.filter(question=OuterRef("pk"), no_answer=False, misaligned=False)
-    questions = (
-        Question.objects.filter(paragraph__article__split=selection.split)
-        .exclude(status=Question.Status.REJECTED)
-        .filter(Exists(exportable))
+    questions = dataset_questions(
+        split=selection.split, approved_only=selection.approved_only, language=selection.language
     )
-    if selection.approved_only:
-        questions = questions.filter(
-            status__in=[Question.Status.APPROVED, Question.Status.CORRECTED]
-        )
-    if selection.language:
-        questions = questions.filter(paragraph__article__language=selection.language)
     return questions.order_by(
         "paragraph__article__title",
         "paragraph__article_id",
@@ -72,7 +63,7 @@ def selected_questions(selection: Selection) -> QuerySet:
 def _answers_by_question(question_pks: list[int]) -> dict[int, list[ExportAnswer]]:
     """Return the exported answers of some questions: the original first, then the others."""
     found: dict[int, list[ExportAnswer]] = {pk: [] for pk in question_pks}
-    answers = Answer.objects.filter(no_answer=False, misaligned=False)
+    answers = shown_answers()
     if connection.vendor == "postgresql":
         # One array parameter: a 2,000-item IN list costs more to build, parse and plan than
         # reading the answers themselves (bench/export_scale.py).
@@ -107,7 +98,7 @@ def question_rows(selection: Selection) -> Iterator[dict]:
 
 def _question(row: dict, with_answers: bool) -> ExportQuestion:
     return ExportQuestion(
-        id=row["source_id"] or str(row["uuid"]),
+        id=export_id(row["source_id"], row["uuid"]),
         question=row["text"],
         answers=row["answers"] if with_answers else [],
     )

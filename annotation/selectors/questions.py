@@ -56,6 +56,20 @@ def questions_by_export_id(ids) -> QuerySet:
     return Question.objects.filter(export_id_match(ids))
 
 
+LOOKUP_BATCH = 2000  # ids per IN (…) query
+
+
+def source_ids_stored(ids: list[str]) -> set[str]:
+    """Return which of these imported ids the platform already holds."""
+    stored = set()
+    for start in range(0, len(ids), LOOKUP_BATCH):
+        batch = ids[start : start + LOOKUP_BATCH]
+        stored |= set(
+            Question.objects.filter(source_id__in=batch).values_list("source_id", flat=True)
+        )
+    return stored
+
+
 def shown_answers() -> QuerySet:
     """Return the answers a dataset shows: a span (not "no answer") at its right place."""
     return Answer.objects.filter(no_answer=False, misaligned=False)

@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.locks import lease_lock, paragraph_lock_next, question_lock
-from annotation.models import Answer, Campaign, Lease, Question
-from annotation.question_types import classify
+from annotation.models import Campaign, Lease, Question
 from annotation.selectors.candidates import answer_places_taken
-from annotation.services.audit import review_sample, revisions_start
+from annotation.services.audit import review_sample
+from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.validation import check_questions
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
@@ -289,35 +289,52 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
     except IntegrityError:
         raise ServiceError({"lease": [taken_message()]}, status=409) from None
     sampled = review_sample(campaign=campaign, annotator_id=lease.annotator_id, count=len(clean))
-    stored = Question.objects.bulk_create(
-        Question(
-            campaign=campaign,
-            paragraph=paragraph,
-            lease=lease,
-            author_id=lease.annotator_id,
-            position=position,
-            text=item.text,
-            question_type=classify(item.text),
-            seconds_spent=item.seconds_spent,
-            sampled_for_review=picked,
-        )
-        for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
+    stored = questions_store(
+        campaign=campaign,
+        questions=[
+            NewQuestion(
+                paragraph=paragraph,
+                lease=lease,
+                author_id=lease.annotator_id,
+                position=position,
+                text=item.text,
+                seconds_spent=item.seconds_spent,
+                sampled_for_review=picked,
+                answers=[
+                    NewAnswer(
+                        author_id=lease.annotator_id,
+                        answer_start=item.answer_start,
+                        text=item.answer_text,
+                        seconds_spent=item.seconds_spent,
+                    )
+                ],
+            )
+            for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
+        ],
     )
-    Answer.objects.bulk_create(
-        Answer(
-            question=question,
-            author_id=lease.annotator_id,
-            answer_start=item.answer_start,
-            text=item.answer_text,
-            kind=Answer.Kind.ORIGINAL,
-            seconds_spent=item.seconds_spent,
-        )
-        for question, item in zip(stored, clean, strict=True)
-    )
-    pairs = zip(stored, clean, strict=True)
-    revisions_start(stored, {q.pk: (item.answer_start, item.answer_text) for q, item in pairs})
     lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
     return stored
+
+
+def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, questions):
+    """Store questions on a chosen paragraph as if the annotator claimed and sent it at once.
+
+    One write lease, submitted with the same checks and review sampling as any submission;
+    all or nothing. For seeding work (the demo), not for annotators, who claim.
+    """
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            lease = Lease.objects.create(
+                campaign=campaign,
+                paragraph=paragraph,
+                annotator=annotator,
+                expires_at=now + timedelta(minutes=campaign.lease_minutes),
+            )
+            return questions_submit(lease=lease, questions=questions)
+    except IntegrityError:
+        message = _("Someone holds this paragraph already.")
+        raise ServiceError({"paragraph": [message]}, status=409) from None
 
 
 def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:

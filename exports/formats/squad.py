@@ -104,6 +104,7 @@ class SquadProblem:
 
     where: str
     message: str
+    duplicate_id: str | None = None  # set when the entry repeats an earlier question's id
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -167,8 +168,8 @@ class _Reader:
         self.report = report
         self.seen_ids: dict[str, str] = {}
 
-    def problem(self, where: str, message: str) -> None:
-        self.report(SquadProblem(where, message))
+    def problem(self, where: str, message: str, *, duplicate_id: str | None = None) -> None:
+        self.report(SquadProblem(where, message, duplicate_id))
 
     def article(self, raw: Any, index: int) -> ExportArticle | None:
         where = f"article {index}"
@@ -208,7 +209,8 @@ class _Reader:
             return self.problem(where, message)
         where = f"{where} (id {qa_id!r})"
         if qa_id in self.seen_ids:
-            return self.problem(where, f"duplicate id, first seen at {self.seen_ids[qa_id]}")
+            message = f"duplicate id, first seen at {self.seen_ids[qa_id]}"
+            return self.problem(where, message, duplicate_id=qa_id)
         text = raw.get("question")
         if not isinstance(text, str) or not text.strip():
             return self.problem(where, f'"question" must be a non-empty string, found {text!r}')

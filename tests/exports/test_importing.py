@@ -665,7 +665,7 @@ def test_a_crash_midway_leaves_nothing_half_imported(hand_path, loire, monkeypat
     def crash(questions, answers):
         raise RuntimeError("worker killed")
 
-    monkeypatch.setattr("exports.importing.revisions_start", crash)
+    monkeypatch.setattr("annotation.services.questions.revisions_start", crash)
     with pytest.raises(RuntimeError):
         squad_import(path=hand_path, wave="1.1", language="fr")
 
@@ -697,7 +697,7 @@ def test_an_import_that_loses_a_race_on_the_same_ids_is_refused_whole(
     squad_import(path=hand_path, wave="1.1", language="fr")
     before = table_counts()
     # As if another import stored the same questions after this one looked for them.
-    monkeypatch.setattr("exports.importing._stored_ids", lambda ids: set())
+    monkeypatch.setattr("exports.importing.source_ids_stored", lambda ids: set())
 
     with pytest.raises(ServiceError) as error, translation.override("en"):
         squad_import(path=hand_path, wave="1.1", language="fr")

@@ -1,16 +1,13 @@
 import json
-from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.utils import timezone
 
 from accounts.services import demo_user_ensure
 from annotation.models import Campaign, Lease, Question
 from annotation.services.campaigns import campaign_create
-from annotation.services.work import questions_submit
+from annotation.services.work import questions_write
 from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.roles import Role
@@ -111,15 +108,13 @@ def demo_questions_ensure() -> int:
         for paragraph in chosen[:DEMO_PARAGRAPHS_PER_SPLIT]:
             if Lease.objects.filter(campaign=campaign, paragraph=paragraph).exists():
                 continue
-            try:
-                with transaction.atomic():  # a refused question leaves no lease behind
-                    lease = Lease.objects.create(
-                        campaign=campaign,
-                        paragraph=paragraph,
-                        annotator=author,
-                        expires_at=timezone.now() + timedelta(minutes=campaign.lease_minutes),
-                    )
-                    submitted = questions_submit(lease=lease, questions=questions[paragraph.text])
+            try:  # a refused question leaves no lease behind
+                submitted = questions_write(
+                    campaign=campaign,
+                    paragraph=paragraph,
+                    annotator=author,
+                    questions=questions[paragraph.text],
+                )
             except ServiceError:
                 continue
             stored += len(submitted)
