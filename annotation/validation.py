@@ -1,4 +1,5 @@
-"""Check submitted questions against their paragraph.
+"""Check submitted questions against their paragraph. Pure: the callers pass the function
+that translates the messages (`_`).
 
 Offsets are Python code points into the paragraph text, as everywhere in the platform.
 """
@@ -71,13 +72,11 @@ def seconds_problems(seconds, _) -> dict[str, str]:
     return {}
 
 
-def check_questions(paragraph: str, questions, *, low: int, high: int, _=None):
+def check_questions(paragraph: str, questions, *, low: int, high: int, _):
     """Return (errors, clean questions); errors map "questions[i].field" to messages.
 
-    `_` translates the messages (Django's gettext unless another is given).
+    `_` translates the messages (the caller passes Django's gettext: this module is pure).
     """
-    if _ is None:
-        from django.utils.translation import gettext as _
     if not isinstance(questions, list) or not low <= len(questions) <= high:
         count = len(questions) if isinstance(questions, list) else 0
         message = _("Write from %(low)d to %(high)d questions (%(count)d given).") % {

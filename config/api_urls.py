@@ -8,8 +8,10 @@ from annotation.api.questions import QuestionViewSet
 from annotation.api.work import LeaseViewSet
 from core.api import WorkerCheckViewSet
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
-from evaluation.api import HumanPerformanceView, SubmissionsView
-from evaluation.baseline_api import BaselineRunViewSet, DatasetAnalysisViewSet
+from evaluation.api.analyses import DatasetAnalysisViewSet
+from evaluation.api.baselines import BaselineRunViewSet
+from evaluation.api.human import HumanPerformanceView
+from evaluation.api.leaderboard import SubmissionsView
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)

@@ -1,4 +1,6 @@
 from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import HttpResponse
 
 
 class ContentSecurityPolicyMiddleware:
@@ -31,9 +33,6 @@ class HealthCheckMiddleware:
     def __call__(self, request):
         if request.path != self.path:
             return self.get_response(request)
-        from django.db import DatabaseError, connection
-        from django.http import HttpResponse
-
         try:
             connection.ensure_connection()
         except DatabaseError:

@@ -1,5 +1,6 @@
 """Corpus API for admins: articles and paragraphs (cursor pages, filters), scrape runs."""
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -89,8 +90,6 @@ class ArticleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     http_method_names = ["get", "patch", "head", "options"]
 
     def get_queryset(self):
-        from django.db.models import Count
-
         articles = Article.objects.annotate(paragraph_count=Count("paragraphs"))
         return filter_split_wave(articles, self.request.query_params)
 

@@ -249,8 +249,7 @@ def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensure
     """Add each text not yet in its article; fill `ensured` with every text's paragraph."""
     known = _paragraphs_by_text(stored.values())
     following = {
-        pk: max((p.position for p in texts.values()), default=-1) + 1
-        for pk, texts in known.items()
+        pk: max((p.position for p in texts.values()), default=-1) + 1 for pk, texts in known.items()
     }
     matched, fresh = set(), []
     for article in articles:

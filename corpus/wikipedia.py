@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import wikipediaapi
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
@@ -382,7 +383,6 @@ class WikipediaClient:
 
 def client_from_settings(**overrides: Any) -> WikipediaClient:
     """Build the client from the WIKIPEDIA_* settings; keyword arguments replace any of them."""
-    from django.conf import settings
 
     options: dict[str, Any] = {
         "language": settings.WIKIPEDIA_LANGUAGE,

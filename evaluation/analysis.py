@@ -19,6 +19,7 @@ from annotation.models import Answer, QuestionType
 from annotation.selectors.questions import dataset_questions
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
+from evaluation.answer_types import answer_types
 from evaluation.models import DatasetAnalysis
 
 WORD = re.compile(r"\w+")
@@ -63,11 +64,8 @@ def _summary(values) -> dict:
 
 
 def _split_figures(split: str) -> dict:
-    from evaluation.answer_types import answer_types
-
-    questions = (
-        dataset_questions(split=split)
-        .values_list("pk", "text", "question_type", "paragraph__text")
+    questions = dataset_questions(split=split).values_list(
+        "pk", "text", "question_type", "paragraph__text"
     )
     rows = list(questions.iterator(chunk_size=2000))
     answers = Answer.objects.filter(

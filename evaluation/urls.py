@@ -1,23 +1,19 @@
 from django.urls import path
 
-from evaluation import results_views, views
+from evaluation.views import analysis, human, leaderboard, results
 
 app_name = "evaluation"
 
 urlpatterns = [
-    path("manage/human-performance/", views.human_performance_page, name="human-performance"),
-    path("leaderboard/", views.leaderboard_page, name="leaderboard"),
-    path("manage/results/", results_views.results_page, name="results"),
+    path("leaderboard/", leaderboard.leaderboard_page, name="leaderboard"),
+    path("manage/human-performance/", human.human_performance_page, name="human-performance"),
+    path("manage/results/", results.results_page, name="results"),
     path(
         "manage/baseline-runs/<int:pk>/status/",
-        results_views.baseline_run_status,
+        results.baseline_run_status,
         name="baseline-run-status",
     ),
-    path("manage/analysis/", results_views.analysis_page, name="analysis"),
-    path("manage/analysis/start/", results_views.analysis_start_view, name="analysis-start"),
-    path(
-        "manage/analysis/<int:pk>/status/",
-        results_views.analysis_status,
-        name="analysis-status",
-    ),
+    path("manage/analysis/", analysis.analysis_page, name="analysis"),
+    path("manage/analysis/start/", analysis.analysis_start_view, name="analysis-start"),
+    path("manage/analysis/<int:pk>/status/", analysis.analysis_status, name="analysis-status"),
 ]

@@ -1,6 +1,5 @@
 """Releases API: admins create releases, follow their build, download files, diff two."""
 
-from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -19,8 +18,9 @@ from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from corpus.models import Split
 from exports.diff import release_diff
+from exports.downloads import release_file_response
 from exports.models import Release, ReleaseFile
-from exports.services import release_create, release_file_get, release_file_open, release_resume
+from exports.services import release_create, release_resume
 
 
 class ReleaseFileSerializer(serializers.ModelSerializer):
@@ -75,20 +75,6 @@ class ReleaseCreateSerializer(serializers.Serializer):
     include_history = serializers.BooleanField(required=False, default=False)
 
 
-def download(release: Release, name: str) -> FileResponse:
-    """Stream a release file to an admin as an attachment (names come from the release's rows)."""
-    item = release_file_get(release=release, name=name)
-    response = FileResponse(
-        release_file_open(item),
-        as_attachment=True,
-        filename=f"{release.name}-{item.name}",
-        content_type=item.media_type,
-    )
-    response["Content-Length"] = str(item.bytes)
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
-
-
 @extend_schema_view(
     create=extend_schema(request=ReleaseCreateSerializer, responses={201: ReleaseSerializer})
 )
@@ -133,7 +119,7 @@ class ReleaseFileView(APIView):
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request, pk: int, name: str):
         release = object_by_id(Release.objects, pk, field="release", missing=_("No such release."))
-        return download(release, name)
+        return release_file_response(release, name)
 
 
 @extend_schema(exclude=True)

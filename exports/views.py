@@ -12,8 +12,8 @@ from core.inputs import parse_id
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from exports.api import download
 from exports.diff import release_diff
+from exports.downloads import release_file_response
 from exports.forms import ReleaseForm
 from exports.models import Release
 from exports.services import release_can_resume, release_create, release_resume
@@ -69,10 +69,10 @@ def release_resume_view(request, pk: int):
 
 
 @admin_only
-def release_download(request, pk: int, name: str):
+def release_release_file_response(request, pk: int, name: str):
     release = get_object_or_404(Release, pk=pk)
     try:
-        return download(release, name)
+        return release_file_response(release, name)
     except ServiceError:
         raise Http404 from None
 

@@ -277,7 +277,7 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
     check_kind(locked, Lease.Kind.WRITE)
     campaign, paragraph = lease.campaign, lease.paragraph
     errors, clean = check_questions(
-        paragraph.text, questions, low=campaign.questions_min, high=campaign.questions_max
+        paragraph.text, questions, low=campaign.questions_min, high=campaign.questions_max, _=_
     )
     if errors:
         raise ServiceError(errors)

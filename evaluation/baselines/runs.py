@@ -22,11 +22,16 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_run
+from evaluation.answer_types import answer_types
+from evaluation.baselines.lexical import predict_all
+from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import score
 from evaluation.models import BaselineRun
 from evaluation.release_data import question_types, release_examples
 from evaluation.scoring import score_by
+from exports.formats.mrqa import MrqaWriter
+from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
 from exports.models import Release
 from exports.services import release_gold
 
@@ -139,16 +144,11 @@ def _scored_splits(release: Release) -> list[str]:
 
 
 def _predict_lexical(run, split, examples, report):
-    from evaluation.baselines.lexical import predict_all
-
     return predict_all(examples)
 
 
 def _mrqa_contexts(examples) -> list[dict]:
     """Return the examples as MRQA context records (spaCy tokens), as the protocol sends them."""
-    from exports.formats.mrqa import MrqaWriter
-    from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
-
     by_context: dict[str, list] = {}
     for example in examples:
         by_context.setdefault(example["context"], []).append(
@@ -167,14 +167,10 @@ def _mrqa_contexts(examples) -> list[dict]:
 
 
 def _predict_http(run, split, examples, report):
-    from evaluation.baselines.mrqa_client import predict_over_http
-
     return predict_over_http(run.model, _mrqa_contexts(examples))
 
 
 def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
-    from evaluation.answer_types import answer_types
-
     predicted = {k: v for k, v in predictions.items() if k in gold}
     metrics = score(gold, predicted, norm)
     qtypes = question_types(gold)

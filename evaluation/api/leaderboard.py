@@ -1,4 +1,4 @@
-"""Evaluation API: human performance, and the leaderboard's submissions."""
+"""The leaderboard API: read a split's rows, or submit predictions to be scored on it."""
 
 from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
@@ -10,9 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
-from core.permissions import HoldsARole, IsPlatformAdmin
-from corpus.models import Split
-from evaluation.human import human_performance_report
+from core.permissions import HoldsARole
 from evaluation.leaderboard import (
     SPLITS,
     leaderboard,
@@ -22,22 +20,6 @@ from evaluation.leaderboard import (
     submission_too_big,
 )
 from evaluation.throttles import SubmissionsThrottle
-
-
-class HumanPerformanceView(APIView):
-    """Admins: FQuAD's human performance per split and per annotator, beside the paper's."""
-
-    permission_classes = [IsPlatformAdmin]
-
-    @extend_schema(
-        parameters=[OpenApiParameter("split", OpenApiTypes.STR, enum=Split.values)],
-        responses=OpenApiTypes.OBJECT,
-    )
-    def get(self, request):
-        split = request.query_params.get("split") or None
-        if split is not None and split not in Split.values:
-            raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
-        return Response(human_performance_report(split=split))
 
 
 class NormalizationSerializer(serializers.Serializer):

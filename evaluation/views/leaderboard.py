@@ -1,4 +1,4 @@
-"""Evaluation pages: human performance, and the leaderboard with its submission form."""
+"""The leaderboard page: a split's rows, and the form that submits predictions to it."""
 
 import json
 from urllib.parse import urlencode
@@ -19,7 +19,6 @@ from core.forms import form_add_service_errors
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
-from evaluation.human import human_performance_report
 from evaluation.leaderboard import (
     SPLITS,
     leaderboard,
@@ -30,20 +29,6 @@ from evaluation.leaderboard import (
 )
 from evaluation.throttles import SubmissionsThrottle
 from exports.models import Release
-
-
-@role_required(Role.ADMIN)
-def human_performance_page(request):
-    split = request.GET.get("split") or None
-    if split is not None and split not in Split.values:
-        raise Http404
-    report = human_performance_report(split=split)
-    rows = [
-        {"split": name, "paper": report["paper"].get(name), **figures}
-        for name, figures in report["splits"].items()
-    ]
-    context = {"report": report, "rows": rows, "split": split, "splits": Split.choices}
-    return render(request, "evaluation/human_performance.html", context)
 
 
 class SubmissionForm(forms.Form):

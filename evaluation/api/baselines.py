@@ -1,4 +1,4 @@
-"""Baseline runs and dataset analyses API: admins start them and follow them."""
+"""The baseline runs API: admins start runs and follow them, with their scores."""
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -6,9 +6,8 @@ from rest_framework import serializers
 
 from core.api import JobViewSet
 from core.inputs import object_by_id
-from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
-from evaluation.models import BaselineRun, DatasetAnalysis
+from evaluation.models import BaselineRun
 from exports.models import Release
 
 
@@ -70,31 +69,3 @@ class BaselineRunViewSet(JobViewSet):
             hyperparameters=data.get("hyperparameters", {}),
             created_by=self.request.user,
         )
-
-
-class DatasetAnalysisSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = DatasetAnalysis
-        fields = [
-            "id",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "results",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
-        read_only_fields = fields
-
-
-@extend_schema_view(create=extend_schema(request=None, responses={201: DatasetAnalysisSerializer}))
-class DatasetAnalysisViewSet(JobViewSet):
-    """Admins only: start a dataset analysis (POST, no body) and read its figures."""
-
-    serializer_class = DatasetAnalysisSerializer
-    queryset = DatasetAnalysis.objects.all()
-
-    def start(self, data):
-        return analysis_start(created_by=self.request.user)

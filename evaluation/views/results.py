@@ -1,11 +1,11 @@
-"""Results and analysis pages for admins: baselines beside humans, and the dataset's figures."""
+"""The results page for admins: baseline runs beside human performance, per split and type."""
 
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from annotation.models import QuestionType
 from core.charts import bar_chart
@@ -14,10 +14,9 @@ from core.inputs import parse_id
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from evaluation.analysis import analysis_start
 from evaluation.baselines.runs import baseline_run_start
 from evaluation.human import human_performance_report
-from evaluation.models import BaselineRun, DatasetAnalysis
+from evaluation.models import BaselineRun
 from exports.models import Release
 
 admin_only = role_required(Role.ADMIN)
@@ -126,35 +125,3 @@ def _start_run(request, release):
 @admin_only
 def baseline_run_status(request, pk: int):
     return job_status_response(request, get_object_or_404(BaselineRun, pk=pk))
-
-
-@admin_only
-def analysis_page(request):
-    latest = DatasetAnalysis.objects.order_by("-created_at", "-pk").first()
-    done = (
-        DatasetAnalysis.objects.filter(status=DatasetAnalysis.Status.SUCCEEDED)
-        .order_by("-finished_at", "-pk")
-        .first()
-    )
-    splits = done.results.get("splits", {}) if done else {}
-    context = {
-        "latest": latest,
-        "done": done,
-        "splits": splits,
-        "question_types": dict(QuestionType.choices),
-        "answer_types": ANSWER_TYPE_LABELS,
-    }
-    return render(request, "evaluation/analysis.html", context)
-
-
-@admin_only
-@require_POST
-def analysis_start_view(request):
-    analysis_start(created_by=request.user)
-    messages.success(request, _("The analysis is queued; this page shows it when it is done."))
-    return redirect("evaluation:analysis")
-
-
-@admin_only
-def analysis_status(request, pk: int):
-    return job_status_response(request, get_object_or_404(DatasetAnalysis, pk=pk))

@@ -1,0 +1,36 @@
+"""The dataset analyses API: admins start an analysis and read its figures."""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+
+from core.api import JobViewSet
+from evaluation.analysis import analysis_start
+from evaluation.models import DatasetAnalysis
+
+
+class DatasetAnalysisSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DatasetAnalysis
+        fields = [
+            "id",
+            "status",
+            "progress",
+            "message",
+            "error",
+            "results",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+@extend_schema_view(create=extend_schema(request=None, responses={201: DatasetAnalysisSerializer}))
+class DatasetAnalysisViewSet(JobViewSet):
+    """Admins only: start a dataset analysis (POST, no body) and read its figures."""
+
+    serializer_class = DatasetAnalysisSerializer
+    queryset = DatasetAnalysis.objects.all()
+
+    def start(self, data):
+        return analysis_start(created_by=self.request.user)

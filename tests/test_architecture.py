@@ -1,0 +1,324 @@
+"""The dependency rules of docs/architecture.md, checked on every import of the project's code.
+
+Each module is read with `ast`; every import counts, the ones inside functions too, so a rule
+cannot be dodged by moving an import into a function. The rules are written here once, with
+the reason each exists; a failure names the module, the line and the rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The floors, lowest first: an app may import its own floor and the floors below.
+FLOORS = ["core", "accounts", "corpus", "annotation", "exports", "evaluation"]
+ROOF = "config"  # settings, URL confs, the Celery app: it may import every app
+APPS = [*FLOORS, ROOF]
+FRAMEWORKS = {
+    "django",
+    "rest_framework",
+    "drf_spectacular",
+    "celery",
+    "kombu",
+    "django_htmx",
+    "template_partials",
+    "storages",
+    "environ",
+}
+# Pure modules: no framework, and of the project only other pure modules. They hold what must
+# be fast and testable alone. A package listed here covers its modules.
+PURE = {
+    "config.env",
+    "core.errors",
+    "core.text",
+    "core.charts",
+    "corpus.segmentation",
+    "corpus.splits",
+    "corpus.readers",
+    "annotation.sampling",
+    "annotation.validation",
+    "annotation.question_types",
+    "exports.formats",
+    "evaluation.metrics",
+    "evaluation.official_squad_v11",
+    "evaluation.scoring",
+    "evaluation.answer_types",
+    "evaluation.baselines.checkpoints",
+    "evaluation.baselines.features",
+    "evaluation.baselines.lexical",
+    "evaluation.baselines.mrqa_client",
+    "evaluation.baselines.qa",
+    "evaluation.baselines.tiny",
+    "evaluation.baselines.training",
+}
+# Use cases that live in a module named for their concern rather than in `services`.
+USE_CASES = {
+    "core.jobs",
+    "corpus.scraping",
+    "exports.importing",
+    "evaluation.leaderboard",
+    "evaluation.analysis",
+    "evaluation.baselines.runs",
+}
+# An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
+# module that needs an optional extra (torch and transformers, the `gpu` extra).
+LATE_IMPORTS = {
+    ("accounts.apps", "accounts.services"),
+    ("evaluation.baselines.runs", "evaluation.baselines.qa"),
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    line: int
+    in_function: bool
+
+    def __str__(self) -> str:
+        where = " (inside a function)" if self.in_function else ""
+        return f"{self.importer}:{self.line} imports {self.imported}{where}"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, names: list[str]) -> list[str]:
+    """Return what `from module import names` brings: submodules where they are modules."""
+    subs = [f"{module}.{name}" for name in names if f"{module}.{name}" in MODULES]
+    return subs if len(subs) == len(names) else [module, *subs]
+
+
+def _imports_of(name: str, path: Path) -> list[Import]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+
+    def visit(node, in_function: bool):
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            targets = []
+            if isinstance(child, ast.Import):
+                targets = [alias.name for alias in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")
+                    anchor = anchor[: len(anchor) - (child.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets = _resolve(base, [alias.name for alias in child.names])
+            for target in targets:
+                found.append(Import(name, target, child.lineno, in_function))
+            visit(child, inner)
+
+    visit(tree, False)
+    return found
+
+
+IMPORTS = [item for name, path in MODULES.items() for item in _imports_of(name, path)]
+
+
+def _app(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _project(module: str) -> bool:
+    return _app(module) in APPS
+
+
+def _is_pure(module: str) -> bool:
+    return any(module == pure or module.startswith(pure + ".") for pure in PURE)
+
+
+def _segments(module: str) -> list[str]:
+    return module.split(".")
+
+
+def _is_views(module: str) -> bool:
+    return "views" in _segments(module) or module.endswith("_views")
+
+
+def _is_api(module: str) -> bool:
+    return "api" in _segments(module) or module.endswith("_api")
+
+
+def _is_urls(module: str) -> bool:
+    return module.endswith("urls")
+
+
+def _is_kind(module: str, kind: str) -> bool:
+    return kind in _segments(module)
+
+
+def _is_service(module: str) -> bool:
+    return _is_kind(module, "services") or module in USE_CASES
+
+
+def _project_imports():
+    return [item for item in IMPORTS if _project(item.imported)]
+
+
+def _broken(rule) -> str:
+    """Return the imports that break `rule`, one per line ("" when none does)."""
+    return "\n".join(str(item) for item in _project_imports() if rule(item))
+
+
+def test_the_modules_and_their_imports_are_found():
+    """The walk sees the code it checks (a test that finds nothing would pass vacuously)."""
+    assert {"annotation.services.work", "exports.build", "evaluation.metrics"} <= set(MODULES)
+    assert any(
+        item == Import("accounts.apps", "accounts.services", item.line, True) for item in IMPORTS
+    )
+    assert _resolve("annotation.views", ["campaigns"]) == ["annotation.views.campaigns"]
+    assert _resolve("core.errors", ["ServiceError"]) == ["core.errors"]
+
+
+def test_every_app_imports_only_its_own_floor_and_the_floors_below():
+    """core ← accounts ← corpus ← annotation ← exports ← evaluation; config above them all."""
+
+    def upward(item: Import) -> bool:
+        importer, imported = _app(item.importer), _app(item.imported)
+        if importer == ROOF:
+            return False
+        if imported == ROOF:
+            return item.imported != "config.env" or item.importer.startswith("config")
+        return FLOORS.index(imported) > FLOORS.index(importer)
+
+    assert _broken(upward) == ""
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _is_pure(m)))
+def test_pure_modules_import_no_framework_and_only_pure_modules(module):
+    """A pure module must run and be tested without Django: no framework import anywhere in
+    it (inside functions included), and of the project only other pure modules."""
+    problems = "\n".join(
+        str(item)
+        for item in IMPORTS
+        if item.importer == module
+        and (
+            item.imported.split(".")[0] in FRAMEWORKS
+            or (_project(item.imported) and not _is_pure(item.imported))
+        )
+    )
+    assert problems == ""
+
+
+def test_models_import_no_use_case_and_no_door():
+    """Models hold state and constraints; what changes them lives in services."""
+
+    def wrong(item: Import) -> bool:
+        if not _is_kind(item.importer, "models"):
+            return False
+        imported = item.imported
+        return (
+            _is_service(imported)
+            or _is_kind(imported, "selectors")
+            or imported.endswith(".tasks")
+            or _is_views(imported)
+            or _is_api(imported)
+        )
+
+    assert _broken(wrong) == ""
+
+
+def test_selectors_only_read():
+    """A selector never imports a service: reading never writes."""
+
+    def wrong(item: Import) -> bool:
+        return _is_kind(item.importer, "selectors") and _is_service(item.imported)
+
+    assert _broken(wrong) == ""
+
+
+def test_nothing_imports_a_tasks_module():
+    """Services enqueue tasks by name (`core.jobs.job_enqueue`); only Celery loads tasks, so
+    the arrow tasks → services goes one way."""
+    assert _broken(lambda item: item.imported.endswith(".tasks")) == ""
+
+
+def test_tasks_are_thin():
+    """A task loads its row and calls a service of its app: models and services only."""
+
+    def wrong(item: Import) -> bool:
+        if not item.importer.endswith(".tasks"):
+            return False
+        same_app = _app(item.imported) == _app(item.importer)
+        return not same_app or not (_is_kind(item.imported, "models") or _is_service(item.imported))
+
+    assert _broken(wrong) == ""
+
+
+def test_only_url_confs_and_their_own_app_import_pages_and_api_modules():
+    """Doors lead in: a page or API module is imported by URL confs, and by the doors of its
+    own app (a shared helper); core's bases (`core.views`, `core.api`) serve every app. A page
+    never imports an API module, nor an API module a page."""
+
+    def wrong(item: Import) -> bool:
+        imported, importer = item.imported, item.importer
+        if not (_is_views(imported) or _is_api(imported)) or _is_urls(importer):
+            return False
+        if imported in ("core.views", "core.api"):
+            return not (_is_views(importer) or _is_api(importer))
+        if _app(imported) != _app(importer):
+            return True
+        return _is_views(imported) != _is_views(importer) or _is_api(imported) != _is_api(importer)
+
+    assert _broken(wrong) == ""
+
+
+def test_imports_wait_inside_functions_only_where_they_must():
+    """Every project import sits at the top of its module, where the rules above see it,
+    except in AppConfig.ready() and where a module needs an optional extra (torch)."""
+    late = "\n".join(
+        str(item)
+        for item in _project_imports()
+        if item.in_function and (item.importer, item.imported) not in LATE_IMPORTS
+    )
+    assert late == ""
+
+
+def test_each_rule_would_catch_a_breach():
+    """The checks find what they look for: a made-up breach of each rule is reported."""
+    breaches = {
+        "floor": Import("corpus.services", "annotation.models", 1, False),
+        "task": Import("exports.services", "exports.tasks", 1, True),
+        "door": Import("evaluation.views.results", "corpus.views", 1, False),
+        "page-api": Import("evaluation.views.leaderboard", "evaluation.api.leaderboard", 1, False),
+        "selector": Import("annotation.selectors.quality", "annotation.services.work", 1, False),
+    }
+    IMPORTS.extend(breaches.values())
+    try:
+        for name, test in (
+            ("floor", test_every_app_imports_only_its_own_floor_and_the_floors_below),
+            ("task", test_nothing_imports_a_tasks_module),
+            ("door", test_only_url_confs_and_their_own_app_import_pages_and_api_modules),
+            ("page-api", test_only_url_confs_and_their_own_app_import_pages_and_api_modules),
+            ("selector", test_selectors_only_read),
+        ):
+            with pytest.raises(AssertionError) as failure:
+                test()
+            assert str(breaches[name]) in str(failure.value)
+    finally:
+        for item in breaches.values():
+            IMPORTS.remove(item)
