@@ -61,11 +61,16 @@ class JobViewSet(viewsets.ReadOnlyModelViewSet):
 
     A subclass names the body's serializer (`create_serializer_class`, types only; None for a
     job without settings) and starts the job from the checked body in `start`; the answer is
-    the new row, 201. Document the body with `extend_schema_view(create=…)` on the subclass.
+    the new row, 201. The schema of `create` is documented from these two serializers.
     """
 
     permission_classes = [IsPlatformAdmin]
     create_serializer_class: type[serializers.Serializer] | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        body, row = cls.create_serializer_class, cls.serializer_class
+        extend_schema_view(create=extend_schema(request=body, responses={201: row}))(cls)
 
     def start(self, data: dict):
         """Start the job from the checked body; return its row."""
@@ -103,11 +108,6 @@ class WorkerCheckCreateSerializer(serializers.Serializer):
     queue = serializers.CharField(max_length=32)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=WorkerCheckCreateSerializer, responses={201: WorkerCheckSerializer}
-    )
-)
 class WorkerCheckViewSet(JobViewSet):
     """Admins send a check to a queue and watch a worker pick it up."""
 

@@ -160,9 +160,6 @@ class ScrapeRunCreateSerializer(serializers.Serializer):
     language = serializers.CharField(max_length=12, required=False)
 
 
-@extend_schema_view(
-    create=extend_schema(request=ScrapeRunCreateSerializer, responses={201: ScrapeRunSerializer})
-)
 class ScrapeRunViewSet(JobViewSet):
     """Admins start a scrape run (queue `scrape`) and follow it; `log` lists what happened."""
 

@@ -6,7 +6,6 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
-    extend_schema_view,
 )
 from rest_framework import serializers
 from rest_framework.decorators import action
@@ -75,9 +74,6 @@ class ReleaseCreateSerializer(serializers.Serializer):
     include_history = serializers.BooleanField(required=False, default=False)
 
 
-@extend_schema_view(
-    create=extend_schema(request=ReleaseCreateSerializer, responses={201: ReleaseSerializer})
-)
 class ReleaseViewSet(JobViewSet):
     """Admins only: every release, its build, its files."""
 

@@ -69,7 +69,7 @@ def release_resume_view(request, pk: int):
 
 
 @admin_only
-def release_release_file_response(request, pk: int, name: str):
+def release_download(request, pk: int, name: str):
     release = get_object_or_404(Release, pk=pk)
     try:
         return release_file_response(release, name)

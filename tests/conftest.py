@@ -1,7 +1,5 @@
 """Shared fixtures: accounts per role, and checks that the real services are there."""
 
-import os
-
 import pytest
 import redis
 from django.conf import settings
@@ -9,9 +7,8 @@ from django.db import connection
 
 from core.roles import Role
 from tests.factories import UserFactory
+from tests.needs import IN_CI, require_service
 from tests.services import manage_env, start_worker, stop_worker
-
-IN_CI = os.environ.get("CI") == "true"
 
 
 def pytest_sessionstart(session):
@@ -26,13 +23,6 @@ def pytest_sessionstart(session):
         problems.append("REDIS_URL must point at Redis in CI")
     if problems:
         pytest.exit("; ".join(problems), returncode=3)
-
-
-def require_service(reason: str):
-    """Fail in CI, skip (saying why) elsewhere."""
-    if IN_CI:
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 class SentTasks:

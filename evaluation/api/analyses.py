@@ -1,6 +1,5 @@
 """The dataset analyses API: admins start an analysis and read its figures."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from core.api import JobViewSet
@@ -25,7 +24,6 @@ class DatasetAnalysisSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-@extend_schema_view(create=extend_schema(request=None, responses={201: DatasetAnalysisSerializer}))
 class DatasetAnalysisViewSet(JobViewSet):
     """Admins only: start a dataset analysis (POST, no body) and read its figures."""
 

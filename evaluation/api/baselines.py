@@ -1,7 +1,6 @@
 """The baseline runs API: admins start runs and follow them, with their scores."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from core.api import JobViewSet
@@ -47,11 +46,6 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     hyperparameters = serializers.DictField(required=False)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=BaselineRunCreateSerializer, responses={201: BaselineRunSerializer}
-    )
-)
 class BaselineRunViewSet(JobViewSet):
     """Admins only: baseline runs and their scores per split and per type."""
 

@@ -1,10 +1,8 @@
 """Question types: the FQuAD question words, rule by rule, and their counts on PIAF."""
 
 import json
-import os
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,8 +11,7 @@ from hypothesis import strategies as st
 from annotation import question_types
 from annotation.models import QuestionType
 from annotation.question_types import TYPES, classify
-
-PIAF = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+from tests.needs import PIAF, require_file
 
 # The counts observed on PIAF v1.0 (3,835 questions); samples of each type were read by hand.
 PIAF_COUNTS = {
@@ -298,11 +295,7 @@ def test_a_long_pathological_text_is_classified_at_once(text):
 
 def piaf_questions() -> list[str]:
     """Return the PIAF v1.0 questions; fail in CI, skip elsewhere, when the file is missing."""
-    if not PIAF.exists():
-        reason = f"PIAF v1.0 is missing at {PIAF}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_file(PIAF)
     data = json.loads(PIAF.read_text(encoding="utf-8"))["data"]
     return [
         qa["question"]

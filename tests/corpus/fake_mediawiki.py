@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import threading
 import time
 import zlib
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-import pytest
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+from tests.needs import PIAF, require_file
+
+PIAF_PATH = PIAF
 API_PATH = "/w/api.php"
 SITE = "https://fr.wikipedia.org"
 SECTION_TITLES = ("Histoire", "Description")
@@ -65,12 +64,6 @@ JSON_TYPE = "application/json; charset=utf-8"
 HTML_TYPE = "text/html; charset=utf-8"
 
 
-def _require(reason: str):
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 @functools.cache
 def _load_piaf() -> dict[str, list[str]] | None:
     if not PIAF_PATH.is_file():
@@ -83,10 +76,7 @@ def piaf_articles() -> dict[str, list[str]]:
     """Return PIAF v1.0 as {article title: its paragraphs}, in the file's order."""
     articles = _load_piaf()
     if articles is None:
-        _require(
-            f"PIAF data missing: {PIAF_PATH} not found (the shared test data sits beside "
-            "the project's checkout, see shared/data/README.md)"
-        )
+        require_file(PIAF_PATH, "the shared test data sits beside the project's checkout")
     return {title: list(contexts) for title, contexts in articles.items()}  # callers may edit
 
 

@@ -1,8 +1,6 @@
 """Segmentation of plain-text Wikipedia extracts into the paragraphs annotators see."""
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,8 +14,7 @@ from corpus.segmentation import (
     normalize,
     segment,
 )
-
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+from tests.needs import PIAF, require_file
 
 
 def prose(subject: str, length: int = 600) -> str:
@@ -370,12 +367,7 @@ def test_windows_line_endings_split_paragraphs():
 
 
 def load_piaf_articles() -> list[dict]:
-    if not PIAF_PATH.exists():
-        reason = f"PIAF data is missing: expected {PIAF_PATH} (see shared/data/README.md)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]
+    return json.loads(require_file(PIAF).read_text(encoding="utf-8"))["data"]
 
 
 def test_every_real_piaf_paragraph_comes_back_exactly_and_in_order():

@@ -3,7 +3,6 @@
 import json
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -23,11 +22,12 @@ from tests.corpus.fake_mediawiki import (
     article_extract,
     piaf_articles,
 )
+from tests.needs import SHARED_DATA, require_file
 
 API_URL = "https://fr.wikipedia.org/w/api.php"
 UA = "qaplatform-tests/1.0 (https://example.org; tests@example.org)"
 CATEGORY = "Catégorie:Article de qualité"
-RECORDINGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "mediawiki-api"
+RECORDINGS = SHARED_DATA / "mediawiki-api"
 
 
 class FakeTime:
@@ -579,9 +579,7 @@ def test_client_from_settings_language_override(settings):
 
 
 def _recorded(name):
-    path = RECORDINGS / name
-    if not path.is_file():
-        pytest.skip(f"recordings missing: {path}")
+    path = require_file(RECORDINGS / name, "the recorded MediaWiki replies")
     interaction = json.loads(path.read_text())["interactions"][0]
     return httpx.URL(interaction["request"]["uri"]), json.loads(
         interaction["response"]["body"]["string"]

@@ -5,9 +5,7 @@ noted beside it where a rule other than the plain part of speech decides.
 """
 
 import json
-import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +16,9 @@ from evaluation.answer_types import (
     is_date_text,
     load_french,
 )
+from tests.needs import PIAF, require_file
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_PATH = PIAF
 
 
 @pytest.fixture(scope="module")
@@ -189,11 +188,7 @@ def test_answer_types_refuses_an_answer_not_at_its_offset(nlp):
 
 
 def load_piaf_answers(limit: int) -> list[tuple[str, int, str]]:
-    if not PIAF_PATH.exists():
-        reason = f"PIAF data is missing: expected {PIAF_PATH}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_file(PIAF_PATH)
     items = []
     for article in json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]:
         for paragraph in article["paragraphs"]:

@@ -5,13 +5,13 @@ BERT and a WordPiece tokenizer trained on the spot, so nothing is downloaded.
 """
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("transformers")
+from tests.needs import PIAF, require_file, require_module
+
+torch = require_module("torch", "the baselines' tests fine-tune a tiny model (dev extra)")
+require_module("transformers", "the baselines' tests fine-tune a tiny model (dev extra)")
 
 from evaluation.baselines.qa import (  # noqa: E402  (after the import checks)
     TrainConfig,
@@ -26,7 +26,7 @@ from evaluation.baselines.qa import (  # noqa: E402  (after the import checks)
     train,
 )
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_PATH = PIAF
 
 # Every word of this context and question becomes one token (the vocabulary is learnt on them):
 # context token k sits at window position 7 + k - (first context token of the window), after
@@ -190,11 +190,7 @@ def test_postprocess_takes_the_best_span_over_all_windows_of_an_example():
 
 def load_piaf_examples(count: int) -> list[dict]:
     """Return the first ``count`` PIAF questions as SQuAD-style examples."""
-    if not PIAF_PATH.exists():
-        reason = f"PIAF data is missing: expected {PIAF_PATH} (see shared/data/README.md)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_file(PIAF_PATH)
     examples = []
     for article in json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]:
         for paragraph in article["paragraphs"]:

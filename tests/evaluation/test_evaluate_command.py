@@ -10,18 +10,17 @@ exactly, with ``evaluation.official_squad_v11`` (the transcription of ``evaluate
 import contextlib
 import io
 import json
-import os
 import re
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from evaluation import official_squad_v11 as official
+from tests.needs import PIAF, require_file
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_PATH = PIAF
 
 
 def exactly(value):
@@ -199,11 +198,7 @@ def perturb(index: int, answer: str) -> str | None:
 
 
 def test_piaf_equals_the_official_transcription(tmp_path):
-    if not PIAF_PATH.exists():
-        message = f"{PIAF_PATH} is missing: these tests read the PIAF data from ../shared/data"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_file(PIAF_PATH)
     data = json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]
     qas = [qa for article in data for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
     predictions = {}

@@ -6,17 +6,14 @@ words, and the candidate's windows have |S| tokens.
 """
 
 import json
-import os
 import time
-from pathlib import Path
-
-import pytest
 
 from evaluation.baselines import lexical
 from evaluation.baselines.lexical import predict, predict_all
 from evaluation.metrics import FQUAD_FR, score
+from tests.needs import PIAF, require_file
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_PATH = PIAF
 
 CHAMBORD = (
     "Le château de Chambord fut construit au XVIe siècle. Il compte 426 pièces et 282 cheminées."
@@ -121,11 +118,7 @@ def test_predict_all_maps_ids_and_analyses_a_shared_context_once(monkeypatch):
 
 
 def load_piaf() -> tuple[list[dict], dict[str, list[str]]]:
-    if not PIAF_PATH.exists():
-        reason = f"PIAF data is missing: expected {PIAF_PATH}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_file(PIAF_PATH)
     examples, answers = [], {}
     for article in json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]:
         for paragraph in article["paragraphs"]:

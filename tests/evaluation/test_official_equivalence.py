@@ -10,9 +10,7 @@ R = c/t and F1 = 2PR / (P + R).
 import contextlib
 import io
 import json
-import os
 import string
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,17 +18,14 @@ from hypothesis import strategies as st
 
 from evaluation import official_squad_v11 as official
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, best_over, exact_match, f1, score
+from tests.needs import PIAF, require_file
 
-PIAF_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_PATH = PIAF
 
 
 def piaf_data() -> list[dict]:
     """Return PIAF v1.0's "data" list; fail in CI, skip elsewhere when the file is missing."""
-    if not PIAF_PATH.exists():
-        message = f"{PIAF_PATH} is missing: these tests read the PIAF data from ../shared/data"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_file(PIAF_PATH)
     return json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]
 
 

@@ -2,7 +2,6 @@
 
 import gzip
 import hashlib
-import importlib.util
 import io
 import json
 import subprocess
@@ -38,6 +37,7 @@ from exports.formats.squad import (
     check_answer,
     read_squad,
 )
+from tests.needs import require_module
 
 PIAF_V1 = Path("/work/shared/data/piaf/piaf-v1.0.json")
 PIAF_2020 = Path("/work/shared/data/piaf/piaf-dataset-2020-02-24.json")
@@ -474,7 +474,7 @@ def test_hf_writer_without_answers_writes_empty_lists():
 def test_hf_jsonl_loads_with_hugging_face_datasets(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    datasets = pytest.importorskip("datasets")
+    datasets = require_module("datasets", "users read the HF JSONL with it")
     path = tmp_path / "train.jsonl"
     path.write_bytes(write(HfJsonlWriter(), small_dataset()))
 
@@ -692,9 +692,8 @@ def test_mrqa_without_spacy_says_what_to_install(monkeypatch):
 
 
 def require_spacy_model():
-    pytest.importorskip("spacy")
-    if importlib.util.find_spec("fr_core_news_sm") is None:
-        pytest.skip("the fr_core_news_sm spaCy pipeline is not installed")
+    require_module("spacy", "MRQA tokens")
+    require_module("fr_core_news_sm", "the French spaCy pipeline (a main dependency)")
 
 
 def test_spacy_tokenizer_gives_spacy_french_tokens_with_code_point_offsets():

@@ -1,7 +1,6 @@
 """Importing SQuAD-format datasets: PIAF as published, and hand-made files with every flaw."""
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -18,30 +17,19 @@ from corpus.readers import SourceArticle
 from corpus.services import article_store, paragraphs_sha256
 from corpus.splits import target_counts
 from exports.importing import ImportReport, squad_import
+from tests.needs import PIAF, PIAF_2020, require_file
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf"
 DORIS_DAY = ("p140295202893328", "p140295202390160")  # annotated at 90, the text is at 89
-
-
-def shared_file(name: str) -> Path:
-    """Return a PIAF file of ../shared/data, failing in CI and skipping elsewhere if missing."""
-    path = SHARED / name
-    if not path.exists():
-        message = f"{path} is missing: these tests read the PIAF data from ../shared/data"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 @pytest.fixture
 def piaf_path():
-    return shared_file("piaf-v1.0.json")
+    return require_file(PIAF)
 
 
 @pytest.fixture
 def piaf_2020_path():
-    return shared_file("piaf-dataset-2020-02-24.json")
+    return require_file(PIAF_2020)
 
 
 def table_counts() -> dict[str, int]:

@@ -28,11 +28,12 @@ from exports.services import release_create
 from tests.conftest import database_url_of
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
+from tests.needs import PIAF, require_file
 from tests.services import ROOT, manage_env, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-PIAF = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+
 WAIT = 120  # seconds, for any one thing a worker must do
 DATA_PREFIXES = ("squad-", "hf-", "mrqa-")
 
@@ -238,8 +239,7 @@ def test_a_real_export_worker_builds_a_release_end_to_end(workers, var_dir, boss
 def test_a_killed_build_is_redelivered_and_built_once_from_scratch(
     workers, var_dir, boss, tmp_path
 ):
-    if not PIAF.exists():
-        pytest.skip(f"{PIAF} is missing: the kill test builds a release of PIAF")
+    require_file(PIAF, "the kill test builds a release of PIAF")
     started = time.monotonic()
     stdout = StringIO()
     call_command("import_squad", str(PIAF), "--wave", "1.0", "--json", stdout=stdout)

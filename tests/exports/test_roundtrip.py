@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from io import StringIO
 from pathlib import Path
 
@@ -12,20 +11,10 @@ import pytest
 from django.core.management import call_command
 
 from exports.formats.squad import read_squad
+from tests.needs import PIAF, PIAF_2020, require_file, require_module
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "piaf"
 DORIS_DAY = ("p140295202893328", "p140295202390160")  # annotated at 90, the text is at 89
 DORIS_DAY_ANSWER = "sa voiture entre en collision avec un train"
-
-
-def shared_file(name: str) -> Path:
-    path = SHARED / name
-    if not path.exists():
-        message = f"{path} is missing: these tests read the PIAF data from ../shared/data"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def command(*args) -> dict:
@@ -77,7 +66,7 @@ def exported_questions(folder: Path) -> dict[str, tuple[str, str, list[tuple[str
 
 @pytest.fixture
 def piaf(db):
-    path = shared_file("piaf-v1.0.json")
+    path = require_file(PIAF)
     return path, import_file(path)
 
 
@@ -156,7 +145,7 @@ def test_the_titles_come_back_without_their_html(piaf, tmp_path):
 def test_the_hf_files_load_with_hugging_face_datasets(piaf, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    datasets = pytest.importorskip("datasets")
+    datasets = require_module("datasets", "users read the HF JSONL with it")
     path, _report = piaf
     export(tmp_path / "out", "--formats", "hf", "--include-test-answers")
     files = [str(tmp_path / "out" / f"hf-{split}.jsonl") for split in ("train", "dev", "test")]
@@ -223,7 +212,7 @@ def test_every_detected_mrqa_span_is_the_answer_text(piaf, tmp_path):
 
 
 def test_the_2020_export_with_integer_ids_comes_back_with_string_ids(db, tmp_path):
-    path = shared_file("piaf-dataset-2020-02-24.json")
+    path = require_file(PIAF_2020)
     raw = json.loads(path.read_text(encoding="utf-8"))
     raw_ids = [qa["id"] for a in raw["data"] for p in a["paragraphs"] for qa in p["qas"]]
     assert all(isinstance(i, int) for i in raw_ids)
