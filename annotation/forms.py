@@ -39,6 +39,14 @@ class CampaignForm(forms.Form):
     lease_minutes = forms.IntegerField(
         label=_("Lease minutes"), help_text=_("How long an item stays reserved.")
     )
+    seconds_per_question = forms.IntegerField(
+        label=_("Guideline seconds per question"),
+        required=False,
+        help_text=_(
+            "The pace the annotation page shows (FQuAD: about 60 s a question, 30 s "
+            "an additional answer)."
+        ),
+    )
     guidelines = forms.CharField(
         label=_("Guidelines (Markdown)"), required=False, widget=forms.Textarea(attrs={"rows": 8})
     )
@@ -63,8 +71,8 @@ class CampaignForm(forms.Form):
 
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
-        defaults = campaign_defaults()
-        for name in ("review_warmup", "review_warmup_rate"):  # optional on the page
+        defaults = campaign_defaults(data.get("kind", Campaign.Kind.QUESTIONS))
+        for name in ("review_warmup", "review_warmup_rate", "seconds_per_question"):  # optional
             if data.get(name) is None:
                 data[name] = defaults[name]
         data["question_type_targets"] = {

@@ -54,6 +54,11 @@ class Campaign(CreatedBy, models.Model):
     review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
     extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
     lease_minutes = models.PositiveSmallIntegerField(_("lease minutes"), default=30)
+    # The pace the guidelines ask for (FQuAD: about a minute a question, 30 s an answer); the
+    # annotation page shows the time spent against it.
+    seconds_per_question = models.PositiveSmallIntegerField(
+        _("guideline seconds per question"), default=60
+    )
     question_type_targets = models.JSONField(
         _("question-type targets (%)"), default=dict, blank=True
     )

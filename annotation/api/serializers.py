@@ -37,6 +37,7 @@ class CampaignWriteSerializer(serializers.Serializer):
     review_warmup_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
     extra_answers = serializers.IntegerField(required=False)
     lease_minutes = serializers.IntegerField(required=False)
+    seconds_per_question = serializers.IntegerField(required=False)
     question_type_targets = serializers.DictField(child=serializers.IntegerField(), required=False)
     guidelines = serializers.CharField(allow_blank=True, required=False, max_length=20_000)
     active = serializers.BooleanField(required=False)

@@ -24,6 +24,7 @@ FIELDS = (
     "review_warmup_rate",
     "extra_answers",
     "lease_minutes",
+    "seconds_per_question",
     "question_type_targets",
     "guidelines",
     "active",
@@ -38,6 +39,9 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["questions_max"] = [_("Between the fewest questions and 10.")]
     if not 5 <= data["lease_minutes"] <= 1440:
         errors["lease_minutes"] = [_("Between 5 and 1440 minutes.")]
+    seconds = data["seconds_per_question"]
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 10 <= seconds <= 3600:
+        errors["seconds_per_question"] = [_("A whole number of seconds from 10 to 3,600.")]
     if not 0 <= data["extra_answers"] <= 5:
         errors["extra_answers"] = [_("Between 0 and 5.")]
     for name in ("review_rate", "review_warmup_rate"):
@@ -104,13 +108,14 @@ def _save(campaign: Campaign, data: dict) -> Campaign:
     return campaign
 
 
-def campaign_defaults() -> dict:
-    """Return the settings of a new campaign: FQuAD's protocol."""
+def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
+    """Return the settings of a new campaign of this kind: FQuAD's protocol."""
+    answering = kind == Campaign.Kind.ADDITIONAL_ANSWERS
     return {
         "name": "",
-        "kind": Campaign.Kind.QUESTIONS,
+        "kind": kind,
         "language": "fr",
-        "splits": list(Split.values),
+        "splits": ["dev", "test"] if answering else list(Split.values),
         "questions_min": 3,
         "questions_max": 5,
         "review_rate": Decimal("0.25"),
@@ -118,6 +123,7 @@ def campaign_defaults() -> dict:
         "review_warmup_rate": Decimal("1.00"),
         "extra_answers": 2,
         "lease_minutes": 30,
+        "seconds_per_question": 30 if answering else 60,
         "question_type_targets": {},
         "guidelines": "",
         "active": True,
@@ -129,7 +135,8 @@ def campaign_create(*, created_by=None, **fields) -> Campaign:
     unknown = set(fields) - set(FIELDS)
     if unknown:
         raise TypeError(f"unknown campaign fields: {sorted(unknown)}")
-    return _save(Campaign(created_by=created_by), campaign_defaults() | fields)
+    defaults = campaign_defaults(fields.get("kind", Campaign.Kind.QUESTIONS))
+    return _save(Campaign(created_by=created_by), defaults | fields)
 
 
 def campaign_update(*, campaign: Campaign, **fields) -> Campaign:
