@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections import Counter
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from core.inputs import check_text, object_by_id, parse_id
+from core.roles import Role
 from core.text import has_bad_characters
 from evaluation.human import human_performance_report
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
@@ -118,6 +120,30 @@ def _check_answers(predictions) -> list[str]:
     return []
 
 
+def check_outsider(*, user, split: str, question_ids) -> None:
+    """Refuse a test submission from someone who could have seen the test answers (403).
+
+    The test split scores models of people who never saw its answers: not admins (they may
+    download them; their models are scored as baseline runs), and not anyone who wrote,
+    answered or reviewed one of its questions (any lease on it counts: its holder saw it).
+    """
+    if split != "test":
+        return
+    if user.has_role(Role.ADMIN):
+        message = _(
+            "Admins can read the test answers: score a model on test with a baseline run "
+            "(Results page), or submit on dev."
+        )
+        raise ServiceError({"split": [message]}, status=403)
+    seen = Q(author=user) | Q(item_leases__annotator=user)
+    if questions_by_export_id(question_ids).filter(seen).exists():
+        message = _(
+            "You wrote, answered or reviewed questions of this test split, so it cannot score "
+            "your model fairly: submit on dev."
+        )
+        raise ServiceError({"split": [message]}, status=403)
+
+
 def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
     errors = []
     unknown = [key for key in predictions if key not in gold]
@@ -129,7 +155,16 @@ def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
         )
         errors.append(message % {"count": len(unknown), "split": split, "ids": _named(unknown)})
     missing = [key for key in gold if key not in predictions]
-    if missing:
+    if missing and split == "test":  # never name a hidden question's id
+        message = ngettext(
+            "A submission answers every question of the split; %(count)d of %(total)d is "
+            "missing.",
+            "A submission answers every question of the split; %(count)d of %(total)d are "
+            "missing.",
+            len(missing),
+        )
+        errors.append(message % {"count": len(missing), "total": len(gold)})
+    elif missing:
         message = ngettext(
             "A submission answers every question of the split; %(count)d of %(total)d is "
             "missing: %(ids)s.",
@@ -163,7 +198,9 @@ def submission_create(*, user, release: Release, split, label, predictions) -> S
 
     Refuse (nothing stored) an unfinished release (409), a split other than dev or test, an
     empty or long label, predictions that are not {id: text}, or that leave out a question of
-    the split or name one it does not have (400, each naming the field).
+    the split or name one it does not have (400, each naming the field); a test submission
+    from someone who could have seen the test answers (403, `check_outsider`). A refusal on
+    test never names a test question's id.
     """
     _check_finished(release)
     errors: dict[str, list[str]] = {}
@@ -183,6 +220,7 @@ def submission_create(*, user, release: Release, split, label, predictions) -> S
         raise ServiceError(
             {"split": [_("This split of the release holds no question to score.")]}, status=409
         )
+    check_outsider(user=user, split=split, question_ids=gold)
     if id_errors := _check_ids(predictions, gold, split):
         raise ServiceError({"predictions": id_errors})
     norm = release_split_normalization(question_ids=gold)

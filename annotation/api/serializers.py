@@ -12,6 +12,7 @@ from annotation.models import (
     RejectReason,
     Review,
 )
+from annotation.selectors.questions import answers_held_back
 from annotation.services.campaigns import FIELDS
 from core.roles import Role
 
@@ -140,6 +141,8 @@ class RevisionSerializer(serializers.ModelSerializer):
     class Meta:
         model = QuestionRevision
         fields = ["number", "origin", "editor", "text", "answer_start", "answer_text", "created_at"]
+        # null when the question's answers are held back from the reader (a test question)
+        extra_kwargs = {"answer_start": {"allow_null": True}, "answer_text": {"allow_null": True}}
 
 
 class ReviewSerializer(serializers.ModelSerializer):
@@ -157,6 +160,7 @@ class QuestionSerializer(serializers.ModelSerializer):
     author = serializers.CharField(source="author.username")
     split = serializers.CharField(source="paragraph.article.split")
     answers = AnswerSerializer(many=True)
+    answers_held_back = serializers.SerializerMethodField()
 
     class Meta:
         model = Question
@@ -172,8 +176,30 @@ class QuestionSerializer(serializers.ModelSerializer):
             "status",
             "split",
             "answers",
+            "answers_held_back",
             "created_at",
         ]
+
+    def _held_back(self, question) -> bool:
+        request = self.context.get("request")  # none: the author's own submission, echoed
+        return request is not None and answers_held_back(
+            request.user, question.paragraph.article.split
+        )
+
+    def get_answers_held_back(self, question) -> bool:
+        """True when the answers are left out: a test question read by anyone but an admin
+        (the test split scores the leaderboard)."""
+        return self._held_back(question)
+
+    def to_representation(self, question):
+        data = super().to_representation(question)
+        if self._held_back(question):
+            data["answers"] = []
+            for version in data.get("revisions", []):
+                version["answer_start"] = version["answer_text"] = None
+            for review in data.get("reviews", []):
+                review["comment"] = ""  # a comment often quotes the right answer
+        return data
 
 
 class QuestionDetailSerializer(QuestionSerializer):

@@ -22,6 +22,16 @@ def questions_visible_to(user) -> QuerySet:
     return Question.objects.none()
 
 
+def answers_held_back(user, split: str) -> bool:
+    """Tell whether a question's answers are held back from this user outside the work loop.
+
+    The test split scores the leaderboard, so only admins read its answers; annotators and
+    reviewers see a test question without them (a reviewer sees the one answer they audit,
+    through the review lease; an annotator, the answers they type).
+    """
+    return split == Split.TEST and not user.has_role(Role.ADMIN)
+
+
 def questions_filter(
     questions: QuerySet, *, campaign=None, author=None, status=None, split=None
 ) -> QuerySet:

@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 from annotation.models import Question
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.models import Article
@@ -110,6 +111,7 @@ class Board:
     writer: object
     answerers: list
     boss: object
+    outsider: object  # an annotator who never saw a question of the release
 
     def predictions(self, answers: dict[str, str]) -> dict[str, str]:
         return {self.ids[label]: text for label, text in answers.items()}
@@ -185,7 +187,8 @@ def board(db) -> Board:
     boss = UserFactory(username="boss", roles=[Role.ADMIN])
     ids = write_dataset(writer, answerers)
     release = built_release(boss, "fquad-mini")
-    return Board(release=release, ids=ids, writer=writer, answerers=answerers, boss=boss)
+    outsider = UserFactory(username="outsider", roles=[Role.ANNOTATOR])
+    return Board(release, ids, writer, answerers, boss, outsider)
 
 
 @pytest.fixture
@@ -234,7 +237,7 @@ def submit(client, board: Board, **data):
 
 
 def test_perfect_predictions_score_100_on_dev_and_on_the_hidden_test(board):
-    api = api_for(board.writer)
+    api = api_for(board.outsider)
 
     dev = submit(api, board, predictions=board.perfect(DEV))
     test = submit(api, board, split="test", label="oracle", predictions=board.perfect(TEST))
@@ -256,7 +259,7 @@ def test_perfect_predictions_score_100_on_dev_and_on_the_hidden_test(board):
     assert test.status_code == 201, test.content
     assert (test.json()["exact_match"], test.json()["f1"], test.json()["total"]) == (100, 100, 3)
     stored = Submission.objects.get(pk=test.json()["id"])
-    assert (stored.split, stored.submitted_by, stored.label) == ("test", board.writer, "oracle")
+    assert (stored.split, stored.submitted_by, stored.label) == ("test", board.outsider, "oracle")
     assert (stored.normalization, stored.normalization_version) == ("fquad-fr", "1")
 
 
@@ -384,6 +387,73 @@ def test_a_submission_must_answer_every_question_of_the_split(board):
     assert not message.endswith(", ….")
 
 
+# ---------------------------------------------------------------------------------------------
+# The hidden test stays honest: only people who never saw its answers are scored on it
+
+
+def test_people_who_saw_the_test_answers_are_not_scored_on_test(board):
+    """The writer of the test questions, and an admin, are refused on test (403), not on dev."""
+    for person in (board.writer, board.boss):
+        response = submit(api_for(person), board, split="test", predictions=board.perfect(TEST))
+        assert response.status_code == 403, response.content
+        assert list(response.json()["errors"]) == ["split"]
+    assert submit(api_for(board.writer), board, predictions=board.perfect(DEV)).status_code == 201
+    assert list(Submission.objects.values_list("split", flat=True)) == ["dev"]
+
+
+def test_whoever_held_a_lease_on_a_test_question_is_not_scored_on_test(board):
+    """A reviewer who opened a test question to audit it saw its answer."""
+    reviewer = UserFactory(username="auditor", roles=[Role.REVIEWER])
+    question = Question.objects.get(source_id="", uuid=board.ids["T1"])
+    Question.objects.update(sampled_for_review=False)
+    Question.objects.filter(pk=question.pk).update(sampled_for_review=True)
+    assert (
+        review_claim_next(campaign=question.campaign, reviewer=reviewer).lease.question == question
+    )
+
+    response = submit(api_for(reviewer), board, split="test", predictions=board.perfect(TEST))
+
+    message = refused(response, 403, "split")
+    assert message == (
+        "You wrote, answered or reviewed questions of this test split, so it cannot score "
+        "your model fairly: submit on dev."
+    )
+
+
+def test_a_refusal_on_test_never_names_a_test_question(board):
+    response = submit(
+        api_for(board.outsider), board, split="test", predictions=board.perfect(["T1"])
+    )
+
+    message = refused(response, 400, "predictions")
+    assert message == ("A submission answers every question of the split; 2 of 3 are missing.")
+    assert not any(board.ids[label] in response.content.decode() for label in TEST)
+
+
+def test_the_questions_api_holds_back_test_answers_from_all_but_admins(board):
+    """What an annotator could copy into a submission: their own test questions' answers."""
+
+    def listed(person, split):
+        response = api_for(person).get("/api/v1/questions/", {"split": split})
+        assert response.status_code == 200
+        return response.json()["results"]
+
+    reviewer = UserFactory(username="auditor", roles=[Role.REVIEWER])
+    for person in (board.writer, reviewer):
+        rows = listed(person, "test")
+        assert sorted(row["text"] for row in rows) == sorted(
+            q for _l, q, _a in ARTICLES["Phare"][2]
+        )
+        assert {(row["answers_held_back"], len(row["answers"])) for row in rows} == {(True, 0)}
+        detail = shown(api_for(person).get(f"/api/v1/questions/{rows[0]['id']}/"))
+        version = json.loads(detail)["revisions"][0]
+        assert (version["answer_start"], version["answer_text"]) == (None, None)
+    dev = listed(board.writer, "dev")
+    assert {(row["answers_held_back"], len(row["answers"]) > 0) for row in dev} == {(False, True)}
+    admin = listed(board.boss, "test")
+    assert {row["answers"][0]["text"] for row in admin} == {ORIGINAL[label] for label in TEST}
+
+
 def test_ids_in_messages_are_cut_short_and_printable(board):
     predictions = board.perfect(DEV) | {"z" * 5000: "x", "\ud800": "y"}
     payload = {
@@ -404,7 +474,7 @@ def test_ids_in_messages_are_cut_short_and_printable(board):
 def test_an_unfinished_release_or_a_split_it_lacks_is_a_conflict(board):
     pending = release_create(created_by=board.boss, name="next", version="2.0", formats=["squad"])
     dev_only = built_release(board.boss, "dev-only", splits=["dev"])
-    api = api_for(board.writer)
+    api = api_for(board.outsider)
 
     not_built = submit(api, board, release=pending.pk, predictions=board.perfect(DEV))
     no_test = submit(api, board, release=dev_only.pk, split="test", predictions=board.perfect(TEST))
@@ -538,7 +608,13 @@ def scored(board):
     perfect = submit(
         api_for(board.answerers[0]), board, label="perfect", predictions=board.perfect(DEV)
     )
-    hidden = submit(api, board, split="test", label="on test", predictions=board.perfect(TEST))
+    hidden = submit(
+        api_for(board.outsider),
+        board,
+        split="test",
+        label="on test",
+        predictions=board.perfect(TEST),
+    )
     assert {partial.status_code, perfect.status_code, hidden.status_code} == {201}
     baseline = BaselineRun.objects.create(
         release=board.release,
