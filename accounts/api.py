@@ -3,22 +3,50 @@
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.forms import MAX_CSV_BYTES
-from accounts.services import set_password_path, users_import
+from accounts.services import set_password_path, token_issue, users_import
+from accounts.signin import account_failed, account_locked, locked_message
+from core.errors import ServiceError
 from core.permissions import IsPlatformAdmin
 
 
-class TokenView(ObtainAuthToken):
-    """Exchange a username and password for the token of `Authorization: Token …`."""
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text=_("Shown once: only its digest is stored."))
 
-    # Slow down password guessing: at most AUTH_TOKEN_RATE attempts per client address.
+
+class TokenView(APIView):
+    """Exchange a username and password for a new token for `Authorization: Token …`.
+
+    Each call issues a new token (the server keeps only its SHA-256, so it cannot give an old
+    one back); a user keeps their 10 newest tokens. Limits: 20 attempts a minute per address,
+    and the account limit of accounts/signin.py (100 failures an hour).
+    """
+
+    authentication_classes = []  # the credentials are the body
+    permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
+
+    @extend_schema(request=AuthTokenSerializer, responses=TokenSerializer)
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        username = data.get("username") if isinstance(data.get("username"), str) else ""
+        if username and account_locked(username):
+            raise ServiceError({"detail": [locked_message()]}, status=429)
+        payload = AuthTokenSerializer(data=request.data, context={"request": request})
+        if not payload.is_valid():
+            if username and "non_field_errors" in payload.errors:  # a wrong password
+                account_failed(username)
+            raise ValidationError(payload.errors)
+        key = token_issue(user=payload.validated_data["user"])
+        return Response(TokenSerializer({"token": key}).data)
 
 
 class MeSerializer(serializers.Serializer):

@@ -34,3 +34,23 @@ class User(AbstractUser):
     @property
     def is_platform_admin(self) -> bool:
         return self.has_role(Role.ADMIN)
+
+
+class ApiToken(models.Model):
+    """A token a script signs in with (`Authorization: Token …`), stored as its SHA-256 only.
+
+    The key itself is shown once, when it is issued; nobody can read it back, admins included.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(_("SHA-256 of the key"), max_length=64, unique=True)
+    prefix = models.CharField(_("first characters of the key"), max_length=8)
+    created_at = models.DateTimeField(_("issued"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.prefix}… · {self.user_id}"

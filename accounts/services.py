@@ -18,6 +18,8 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from accounts.csv_import import UserRow, parse_users_csv
+from accounts.models import ApiToken
+from accounts.tokens import key_digest, new_key
 from core.errors import ServiceError
 from core.inputs import check_text
 from core.roles import ADMIN_APPS, ROLE_PERMISSIONS, Role
@@ -144,6 +146,24 @@ def demo_user_ensure(*, username: str, role: str, known_password: str | None) ->
     user.set_password(password)
     user.save(update_fields=["password"])
     return password
+
+
+TOKENS_PER_USER = 10
+
+
+@transaction.atomic
+def token_issue(*, user) -> str:
+    """Issue a new API token for the user; return its key (stored only as a digest).
+
+    A user keeps their TOKENS_PER_USER newest tokens: issuing one more revokes the oldest.
+    """
+    key = new_key()
+    ApiToken.objects.create(user=user, digest=key_digest(key), prefix=key[:6])
+    mine = ApiToken.objects.filter(user=user).order_by("-created_at", "-pk")
+    ApiToken.objects.filter(
+        pk__in=list(mine.values_list("pk", flat=True)[TOKENS_PER_USER:])
+    ).delete()
+    return key
 
 
 def holder_accounts_ensure(*, usernames: list[str]) -> list:

@@ -3,37 +3,64 @@
 The annotators' and reviewers' homes show their work: they live in `annotation.views`.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.core.cache import cache
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
+from rest_framework.throttling import BaseThrottle
 
 from accounts.forms import UsersImportForm
 from accounts.selectors import user_list
 from accounts.services import set_password_path, users_import
+from accounts.signin import (
+    DEVICE_COOKIE,
+    DEVICE_MAX_AGE,
+    account_failed,
+    account_locked,
+    address_allowed,
+    device_token,
+    device_trusted,
+    locked_message,
+)
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from core.permissions import role_required
 from core.roles import ROLE_HOMES, Role
 
-LOGIN_ATTEMPTS = 20  # per client address and minute, as for API tokens
-
 
 class LoginView(auth_views.LoginView):
+    """Sign-in, with the limits of accounts/signin.py: per address, and per account."""
+
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
+    def _refused(self, message: str):
+        form = self.get_form()
+        form.add_error(None, message)
+        return self.render_to_response(self.get_context_data(form=form), status=429)
+
     def post(self, request, *args, **kwargs):
-        """Refuse password guessing: at most LOGIN_ATTEMPTS tries a minute per address."""
-        key = f"login-attempts:{request.META.get('REMOTE_ADDR', '')}"
-        cache.add(key, 0, timeout=60)
-        if cache.incr(key) > LOGIN_ATTEMPTS:
-            form = self.get_form()
-            form.add_error(None, _("Too many attempts. Wait a minute, then try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
+        username = request.POST.get("username", "")
+        if not address_allowed(BaseThrottle().get_ident(request)):
+            return self._refused(_("Too many attempts. Wait a minute, then try again."))
+        trusted = device_trusted(request.COOKIES.get(DEVICE_COOKIE), username)
+        if not trusted and account_locked(username):
+            return self._refused(locked_message())
+        response = super().post(request, *args, **kwargs)
+        if request.user.is_authenticated:  # this browser is trusted for this account from now
+            response.set_cookie(
+                DEVICE_COOKIE,
+                device_token(username),
+                max_age=DEVICE_MAX_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        elif username and not trusted:
+            account_failed(username)
+        return response
 
 
 class SetPasswordView(auth_views.PasswordResetConfirmView):

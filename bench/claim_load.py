@@ -57,9 +57,8 @@ import django
 django.setup()
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 
-from accounts.services import user_grant_role
+from accounts.services import token_issue, user_grant_role
 from annotation.services.campaigns import campaign_create
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
@@ -96,7 +95,7 @@ for i in range(clients):
     user.set_unusable_password()
     user.save()
     user_grant_role(user=user, role="annotator")
-    tokens.append(Token.objects.create(user=user).key)
+    tokens.append(token_issue(user=user))
 page_user = User(username="bench-page")
 page_user.set_password(password)
 page_user.save()

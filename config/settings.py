@@ -78,6 +78,9 @@ try:
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
     # Leaderboard: the largest request body of a submission, and how often one user may submit.
+    # Failed sign-ins an account takes in an hour from browsers it never signed in from
+    # (OWASP ASVS 2.2.1: at most 100); see accounts/signin.py.
+    LOGIN_ACCOUNT_FAILURES = env.int("LOGIN_ACCOUNT_FAILURES", 100, minimum=1, maximum=10_000)
     SUBMISSION_MAX_MB = env.int("SUBMISSION_MAX_MB", 20, minimum=1, maximum=1024)
     SUBMISSIONS_RATE = env.str("SUBMISSIONS_RATE", "20/hour")
     if not RATE.match(SUBMISSIONS_RATE):
@@ -100,7 +103,6 @@ INSTALLED_APPS = [
     "template_partials.apps.SimpleAppConfig",
     "django_htmx",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
@@ -182,9 +184,10 @@ TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
 
-# Rate limits and other shared counters need one cache for every web process.
+# Rate limits and other shared counters need one cache for every web process. While Redis is
+# down the resilient backend counts in each process's memory instead of failing (core/cache.py).
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {"BACKEND": "core.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -260,7 +263,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous call is answered 401 with WWW-Authenticate, not 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

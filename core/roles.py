@@ -16,7 +16,7 @@ ROLE_PERMISSIONS = {
     Role.REVIEWER: ["accounts.review"],
     Role.ADMIN: ["accounts.administer"],
 }
-ADMIN_APPS = ["accounts", "core", "corpus", "annotation", "exports", "evaluation", "authtoken"]
+ADMIN_APPS = ["accounts", "core", "corpus", "annotation", "exports", "evaluation"]
 # Where each role's work starts; a user with several roles picks on the home page.
 ROLE_HOMES = {
     Role.ANNOTATOR: "annotation:annotator-home",

@@ -1,5 +1,7 @@
 """Shared fixtures: accounts per role, and checks that the real services are there."""
 
+import uuid
+
 import pytest
 import redis
 from django.conf import settings
@@ -49,11 +51,16 @@ PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture(autouse=True)
-def fresh_login_limit():
-    """Each test starts with no sign-in attempt counted (the limit has its own test)."""
-    from django.core.cache import cache
+def own_cache_keys(settings):
+    """Each test counts in cache keys of its own (sign-in attempts, failures, throttles).
 
-    cache.delete("login-attempts:127.0.0.1")
+    Redis outlives test databases and runs: without a prefix of its own, a test would find
+    the counters an earlier one left.
+    """
+    prefix = f"t{uuid.uuid4().hex[:16]}"
+    settings.CACHES = {
+        name: config | {"KEY_PREFIX": prefix} for name, config in settings.CACHES.items()
+    }
 
 
 @pytest.fixture(autouse=True)

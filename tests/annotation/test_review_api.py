@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_issue
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
 from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.reviews import review_claim_next, review_submit
@@ -30,8 +30,7 @@ def api_for(user) -> APIClient:
 def token_api_for(user) -> APIClient:
     """A client sending `Authorization: Token …`: the user is read again on every call."""
     client = APIClient()
-    token = Token.objects.create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=user)}")
     return client
 
 

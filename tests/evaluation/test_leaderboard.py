@@ -17,9 +17,9 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_issue
 from annotation.models import Question
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
@@ -906,7 +906,7 @@ def test_anonymous_people_are_asked_to_sign_in(board):
 
 def test_a_token_works_for_scripts(board):
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=board.writer).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=board.writer)}")
     fresh_quota(board.writer)
 
     response = submit(api, board, predictions=board.perfect(DEV))
