@@ -77,10 +77,10 @@ try:
     RELEASES_S3_REGION = env.str("RELEASES_S3_REGION", "")
     # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
-    # Leaderboard: the largest request body of a submission, and how often one user may submit.
     # Failed sign-ins an account takes in an hour from browsers it never signed in from
     # (OWASP ASVS 2.2.1: at most 100); see accounts/signin.py.
     LOGIN_ACCOUNT_FAILURES = env.int("LOGIN_ACCOUNT_FAILURES", 100, minimum=1, maximum=10_000)
+    # Leaderboard: the largest request body of a submission, and how often one user may submit.
     SUBMISSION_MAX_MB = env.int("SUBMISSION_MAX_MB", 20, minimum=1, maximum=1024)
     SUBMISSIONS_RATE = env.str("SUBMISSIONS_RATE", "20/hour")
     if not RATE.match(SUBMISSIONS_RATE):
