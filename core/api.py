@@ -87,6 +87,8 @@ class JobViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class WorkerCheckSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+
     class Meta:
         model = WorkerCheck
         fields = [

@@ -9,18 +9,20 @@ once a resumed attempt has started, the older one can neither succeed nor fail i
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 from celery import current_app
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from core.models import Job
+from core.i18n import Text, as_text
+from core.models import HEARTBEAT_SECONDS, Job
 
 logger = logging.getLogger(__name__)
 
-Report = Callable[[int, str], None]
+Report = Callable[[int, Text | str], None]
 
 
 def _update(job: Job, **fields) -> None:
@@ -72,10 +74,15 @@ def job_start(job: Job) -> bool:
     return bool(started)
 
 
-def job_progress(job: Job, progress: int, message: str = "") -> None:
-    """Record progress (0–100) and what the job is doing now."""
+def job_progress(job: Job, progress: int, message: Text | str = "") -> None:
+    """Record progress (0–100) and what the job is doing now (translated when shown)."""
+    text = as_text(message)
     _update(
-        job, progress=max(0, min(100, progress)), message=message[:500], heartbeat_at=timezone.now()
+        job,
+        progress=max(0, min(100, progress)),
+        message=text.msgid[:500],
+        message_params=text.params,
+        heartbeat_at=timezone.now(),
     )
 
 
@@ -89,17 +96,18 @@ def _owned(job: Job):
     return rows.filter(attempts=job.attempts) if job.attempts else rows
 
 
-def job_succeed(job: Job, message: str = "") -> None:
+def job_succeed(job: Job, message: Text | str = "") -> None:
     """Mark the job done; raise Superseded if a newer attempt owns it.
 
     Work that writes its results may call this inside the transaction that writes them, so
     that the results and "done" commit together (or roll back together when superseded).
     """
-    now = timezone.now()
+    now, text = timezone.now(), as_text(message)
     done = {
         "status": Job.Status.SUCCEEDED,
         "progress": 100,
-        "message": message[:500],
+        "message": text.msgid[:500],
+        "message_params": text.params,
         "error": "",
         "finished_at": now,
     }
@@ -116,7 +124,7 @@ def job_fail(job: Job, error: str) -> None:
         job.status, job.error, job.finished_at = Job.Status.FAILED, error, now
 
 
-def job_run(job: Job, work: Callable[[Job, Report], str]) -> None:
+def job_run(job: Job, work: Callable[[Job, Report], Text | str]) -> None:
     """Run work(job, report) as the job: start, report progress, end done or failed.
 
     `work` returns the closing message, and may mark the job done itself (`job_succeed` in the
@@ -127,6 +135,7 @@ def job_run(job: Job, work: Callable[[Job, Report], str]) -> None:
     """
     if not job_start(job):
         return
+    beating = _Heartbeat(job)
     try:
         message = work(job, lambda progress, text="": job_progress(job, progress, text))
         if not job.is_finished:
@@ -136,6 +145,41 @@ def job_run(job: Job, work: Callable[[Job, Report], str]) -> None:
     except Exception as error:  # the job row must say why, whatever the error
         logger.exception("job %s %s failed", type(job).__name__, job.pk)
         job_fail(job, f"{type(error).__name__}: {error}")
+    finally:
+        beating.stop()
+
+
+class _Heartbeat:
+    """Write the job's heartbeat every HEARTBEAT_SECONDS while its work runs, from a thread.
+
+    A page then tells a job whose worker died (no heartbeat for SILENT_AFTER) from a job that
+    is only slow between two progress reports. Work run inside a transaction (a test, a
+    command in a transaction) is invisible to other connections anyway: no thread then.
+    """
+
+    def __init__(self, job: Job):
+        self.job, self.done = job, threading.Event()
+        self.thread = None
+        if not transaction.get_connection().in_atomic_block:
+            self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{job.pk}")
+            self.thread.daemon = True
+            self.thread.start()
+
+    def _beat(self) -> None:
+        try:
+            while not self.done.wait(HEARTBEAT_SECONDS):
+                _owned(self.job).filter(status=Job.Status.RUNNING).update(
+                    heartbeat_at=timezone.now()
+                )
+        except Exception:  # a heartbeat must never break the job itself
+            logger.exception("heartbeat of job %s stopped", self.job.pk)
+        finally:
+            connections.close_all()
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join(timeout=HEARTBEAT_SECONDS)
 
 
 def job_reopen(job: Job, *, silent_for, **reset) -> bool:

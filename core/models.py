@@ -8,6 +8,13 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.i18n import translated
+
+# A running job writes its heartbeat this often; without one for SILENT_AFTER, its worker is
+# gone (killed, or its machine lost) and the broker will give the job to another worker.
+HEARTBEAT_SECONDS = 10
+SILENT_AFTER = timedelta(seconds=60)
+
 
 class Job(models.Model):
     """State of one background job, kept in our own table (never in Celery's result backend)."""
@@ -24,7 +31,9 @@ class Job(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
     progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    # The English msgid of what the job is doing, its values apart: translated when shown.
     message = models.CharField(_("message"), max_length=500, blank=True)
+    message_params = models.JSONField(_("message values"), default=dict, blank=True)
     error = models.TextField(_("error"), blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -44,8 +53,18 @@ class Job(models.Model):
         ]
 
     @property
+    def message_text(self) -> str:
+        """The message in the reader's language."""
+        return translated(self.message, self.message_params)
+
+    @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    @property
+    def lost_worker(self) -> bool:
+        """The job runs on paper, but its worker stopped writing its heartbeat."""
+        return self.is_stale(silent_for=SILENT_AFTER)
 
     def is_stale(self, *, silent_for: timedelta) -> bool:
         """Tell whether the job runs on paper but has not reported for `silent_for`."""

@@ -7,8 +7,10 @@ import socket
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
+from core.i18n import Text
 from core.jobs import Report, job_enqueue, job_run
 from core.models import WorkerCheck
 
@@ -27,11 +29,11 @@ def worker_check_run(*, check: WorkerCheck, hostname: str | None = None) -> None
     """Prove the worker reads and writes the database and reports progress."""
 
     def work(job: WorkerCheck, report: Report) -> str:
-        report(25, _("Worker reached"))
+        report(25, Text(gettext_noop("Worker reached")))
         WorkerCheck.objects.filter(pk=job.pk).update(worker=hostname or socket.gethostname())
-        report(50, _("Database written"))
+        report(50, Text(gettext_noop("Database written")))
         WorkerCheck.objects.filter(pk=job.pk).exists()
-        report(75, _("Database read"))
-        return _("Queue “%(queue)s” is served.") % {"queue": job.queue}
+        report(75, Text(gettext_noop("Database read")))
+        return Text(gettext_noop("Queue “%(queue)s” is served."), {"queue": job.queue})
 
     job_run(check, work)

@@ -119,12 +119,16 @@ class ParagraphViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class ScrapeLogEntrySerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+
     class Meta:
         model = ScrapeLogEntry
         fields = ["created_at", "level", "title", "message", "dropped"]
 
 
 class ScrapeRunSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+
     class Meta:
         model = ScrapeRun
         fields = [

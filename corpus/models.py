@@ -3,6 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.i18n import translated
 from core.models import CreatedBy, Job
 
 
@@ -128,7 +129,8 @@ class ScrapeLogEntry(models.Model):
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
     level = models.CharField(_("level"), max_length=8, choices=Level.choices)
     title = models.CharField(_("article"), max_length=300, blank=True)
-    message = models.TextField(_("message"))
+    message = models.TextField(_("message"))  # an English msgid, translated when shown
+    message_params = models.JSONField(_("message values"), default=dict, blank=True)
     dropped = models.JSONField(_("dropped blocks"), default=list, blank=True)
 
     class Meta:
@@ -138,3 +140,8 @@ class ScrapeLogEntry(models.Model):
 
     def __str__(self):
         return f"{self.level}: {self.title} {self.message[:60]}"
+
+    @property
+    def message_text(self) -> str:
+        """The message in the reader's language."""
+        return translated(self.message, self.message_params)

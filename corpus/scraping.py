@@ -12,8 +12,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
+from core.i18n import Text, as_text
 from core.jobs import Report, job_enqueue, job_reopen, job_run
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
 from corpus.readers import SourceArticle
@@ -84,9 +86,15 @@ def scrape_run_start(
     return run
 
 
-def _log(run: ScrapeRun, level: str, message: str, *, title: str = "", dropped=()) -> None:
+def _log(run: ScrapeRun, level: str, message: Text | str, *, title="", dropped=()) -> None:
+    text = as_text(message)
     ScrapeLogEntry.objects.create(
-        run=run, level=level, title=title, message=message, dropped=list(dropped)
+        run=run,
+        level=level,
+        title=title,
+        message=text.msgid,
+        message_params=text.params,
+        dropped=list(dropped),
     )
 
 
@@ -108,11 +116,13 @@ def _draw_plan(run: ScrapeRun, client) -> None:
     _log(
         run,
         "info",
-        _(
-            "Sampled %(n)d of %(total)d articles in the category, excluding "
-            "%(known)d already in the corpus."
-        )
-        % {"n": len(titles), "total": len(set(members)), "known": len(existing)},
+        Text(
+            gettext_noop(
+                "Sampled %(n)d of %(total)d articles in the category, excluding "
+                "%(known)d already in the corpus."
+            ),
+            {"n": len(titles), "total": len(set(members)), "known": len(existing)},
+        ),
     )
 
 
@@ -144,8 +154,10 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         _log(
             run,
             "warning",
-            _("No paragraph of at least %(n)d characters: article left out.")
-            % {"n": run.min_chars},
+            Text(
+                gettext_noop("No paragraph of at least %(n)d characters: article left out."),
+                {"n": run.min_chars},
+            ),
             title=title,
             dropped=_dropped_summary(result.dropped),
         )
@@ -161,10 +173,12 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         fetched_at=timezone.now(),
     )
     message = (
-        _("Kept %(kept)d paragraphs, dropped %(dropped)d blocks.")
-        % {"kept": len(result.paragraphs), "dropped": len(result.dropped)}
+        Text(
+            gettext_noop("Kept %(kept)d paragraphs, dropped %(dropped)d blocks."),
+            {"kept": len(result.paragraphs), "dropped": len(result.dropped)},
+        )
         if stored
-        else _("Already in the corpus: left as it is.")
+        else Text(gettext_noop("Already in the corpus: left as it is."))
     )
     _log(run, "info", message, title=title, dropped=_dropped_summary(result.dropped))
     return True
@@ -182,7 +196,7 @@ def _update_counters(run: ScrapeRun, failed: int) -> None:
 def _scrape(run: ScrapeRun, report: Report, client) -> str:
     client = client or client_from_settings(language=run.language)
     if not run.plan:
-        report(1, _("Listing the category"))
+        report(1, Text(gettext_noop("Listing the category")))
         _draw_plan(run, client)
     stored = set(
         Article.objects.filter(
@@ -197,14 +211,18 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
         report(2 + 98 * index // max(1, len(run.plan)), title)
     corpus_analyze()
     run.refresh_from_db()
-    return _(
-        "%(done)d of %(total)d articles in the corpus, %(failed)d failed, %(kept)d paragraphs kept."
-    ) % {
-        "done": run.articles_done,
-        "total": run.articles_total,
-        "failed": run.articles_failed,
-        "kept": run.paragraphs_kept,
-    }
+    return Text(
+        gettext_noop(
+            "%(done)d of %(total)d articles in the corpus, %(failed)d failed, "
+            "%(kept)d paragraphs kept."
+        ),
+        {
+            "done": run.articles_done,
+            "total": run.articles_total,
+            "failed": run.articles_failed,
+            "kept": run.paragraphs_kept,
+        },
+    )
 
 
 STALE_AFTER = timedelta(minutes=15)  # a run reports after every article, within seconds

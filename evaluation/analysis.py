@@ -14,9 +14,11 @@ from collections import Counter
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from annotation.models import Answer, QuestionType
 from annotation.selectors.questions import dataset_questions
+from core.i18n import Text
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
 from evaluation.answer_types import answer_types
@@ -98,7 +100,7 @@ def _work(analysis: DatasetAnalysis, report) -> str:
         results["splits"][split] = _split_figures(split)
     DatasetAnalysis.objects.filter(pk=analysis.pk).update(results=results)
     counts = ", ".join(f"{s} {f['questions']}" for s, f in results["splits"].items())
-    return f"Questions analysed: {counts}."
+    return Text(gettext_noop("Questions analysed: %(counts)s."), {"counts": counts})
 
 
 def analysis_execute(*, analysis: DatasetAnalysis) -> None:

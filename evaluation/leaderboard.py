@@ -157,10 +157,8 @@ def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
     missing = [key for key in gold if key not in predictions]
     if missing and split == "test":  # never name a hidden question's id
         message = ngettext(
-            "A submission answers every question of the split; %(count)d of %(total)d is "
-            "missing.",
-            "A submission answers every question of the split; %(count)d of %(total)d are "
-            "missing.",
+            "A submission answers every question of the split; %(count)d of %(total)d is missing.",
+            "A submission answers every question of the split; %(count)d of %(total)d are missing.",
             len(missing),
         )
         errors.append(message % {"count": len(missing), "total": len(gold)})

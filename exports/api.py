@@ -29,6 +29,7 @@ class ReleaseFileSerializer(serializers.ModelSerializer):
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
     files = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username", default=None)
 

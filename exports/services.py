@@ -19,8 +19,10 @@ from django.core.files import File
 from django.core.files.storage import storages
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
+from core.i18n import Text
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_reopen, job_run, job_succeed
 from exports.build import build_release_files, check_options
@@ -109,7 +111,7 @@ def _store(storage, release: Release, built) -> list[ReleaseFile]:
     return rows
 
 
-def _build(release: Release, report=None) -> str:
+def _build(release: Release, report=None) -> Text:
     """Write the release's files, store them, and record them with "done" in one transaction."""
     storage = release_storage()
     _clear_leftovers(storage, release)
@@ -124,7 +126,8 @@ def _build(release: Release, report=None) -> str:
             with_gold=True,
         )
         rows = _store(storage, release, built.files)
-    message = _("%(n)d files written.") % {"n": len(rows)}
+    shown = sum(not row.internal for row in rows)  # the gold files stay on the server
+    message = Text(gettext_noop("%(n)d files written."), {"n": shown})
     with transaction.atomic():
         ReleaseFile.objects.bulk_create(rows)
         Release.objects.filter(pk=release.pk).update(manifest=built.manifest)

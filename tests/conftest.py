@@ -6,6 +6,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 
 from core.roles import Role
 from tests.factories import UserFactory
@@ -48,6 +49,18 @@ def sent_tasks(monkeypatch):
 
 
 PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the site's default language, as a request without preference does.
+
+    A management command (the flush after a transactional test) switches translations off
+    for the rest of the process; without this, later tests would read English.
+    """
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

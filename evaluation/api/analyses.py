@@ -8,6 +8,8 @@ from evaluation.models import DatasetAnalysis
 
 
 class DatasetAnalysisSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+
     class Meta:
         model = DatasetAnalysis
         fields = [

@@ -11,6 +11,8 @@ from exports.models import Release
 
 
 class BaselineRunSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+
     class Meta:
         model = BaselineRun
         fields = [

@@ -18,8 +18,10 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
+from core.i18n import Text
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_run
 from evaluation.answer_types import answer_types
@@ -230,8 +232,19 @@ def _transformers_model(run, report):
                 f"step {step.step}/{step.total_steps} · loss {step.loss:.4f} · "
                 f"{step.sequences_per_second:.1f} sequences/s"
             )
-            report(int(70 * step.step / max(step.total_steps, 1)), message)
-            _append_log(run, message)
+            shown = Text(
+                gettext_noop(
+                    "step %(step)d of %(total)d · loss %(loss).4f · %(speed).1f sequences/s"
+                ),
+                {
+                    "step": step.step,
+                    "total": step.total_steps,
+                    "loss": step.loss,
+                    "speed": step.sequences_per_second,
+                },
+            )
+            report(int(70 * step.step / max(step.total_steps, 1)), shown)
+            _append_log(run, message)  # the log is English, like the worker's own
 
         summary = qa.train(model, tokenizer, train_examples, config, progress=progress)
         _append_log(run, f"trained: {json.dumps(summary)}")
@@ -258,7 +271,10 @@ def _work(run: BaselineRun, report) -> str:
     predict_split, device = _predictor(run, report)
     metrics, breakdown, norm = {}, {}, None
     for i, split in enumerate(splits):
-        report(70 + int(30 * i / len(splits)), f"{split}: predicting")
+        report(
+            70 + int(30 * i / len(splits)),
+            Text(gettext_noop("%(split)s: predicting"), {"split": split}),
+        )
         gold = release_gold(release=run.release, split=split)
         if not gold:
             _append_log(run, f"{split}: no question to score")
@@ -281,7 +297,9 @@ def _work(run: BaselineRun, report) -> str:
     summary = "; ".join(
         f"{s}: F1 {m['f1']:.1f} / EM {m['exact_match']:.1f}" for s, m in metrics.items()
     )
-    return summary or _("No question to score in this release's dev and test splits.")
+    return summary or Text(
+        gettext_noop("No question to score in this release's dev and test splits.")
+    )
 
 
 def _predictor(run: BaselineRun, report):

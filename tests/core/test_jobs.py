@@ -1,8 +1,16 @@
 """The shared job services move a job's state; the row always says what happened."""
 
+import threading
+import time
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
+from core import jobs
+from core.i18n import Text
 from core.jobs import job_progress, job_run, job_start
 from core.models import Job, WorkerCheck
 from core.services import worker_check_run
@@ -74,8 +82,55 @@ def test_the_database_refuses_progress_over_100(check):
         WorkerCheck.objects.filter(pk=check.pk).update(progress=101)
 
 
+def test_a_message_is_stored_in_the_source_language_and_shown_in_the_readers(check):
+    """A worker writes it; a page in French or English reads it, each in its language."""
+    job_progress(check, 60, Text(gettext_noop("Queue “%(queue)s” is served."), {"queue": "gpu"}))
+
+    stored = WorkerCheck.objects.get(pk=check.pk)
+    assert (stored.message, stored.message_params) == (
+        "Queue “%(queue)s” is served.",
+        {"queue": "gpu"},
+    )
+    with translation.override("en"):
+        assert stored.message_text == "Queue “gpu” is served."
+    with translation.override("fr"):
+        assert stored.message_text == "La file « gpu » est servie."
+
+
+def test_a_running_job_without_a_heartbeat_says_it_waits_for_a_worker(check, client):
+    started = timezone.now() - timedelta(minutes=5)
+    WorkerCheck.objects.filter(pk=check.pk).update(
+        status="running", started_at=started, heartbeat_at=started + timedelta(minutes=3)
+    )
+    check.refresh_from_db()
+    assert check.lost_worker is True
+    WorkerCheck.objects.filter(pk=check.pk).update(heartbeat_at=timezone.now())
+    check.refresh_from_db()
+    assert check.lost_worker is False
+
+
+def test_the_heartbeat_thread_keeps_a_slow_job_alive(transactional_db, monkeypatch):
+    """Outside a transaction, as in a worker, a silent work still beats every few seconds."""
+    monkeypatch.setattr(jobs, "HEARTBEAT_SECONDS", 0.05)
+    check = WorkerCheck.objects.create(queue="default")
+    beats = []
+
+    def work(job, report):
+        first = WorkerCheck.objects.get(pk=job.pk).heartbeat_at
+        time.sleep(0.3)  # no report: only the thread writes
+        beats.append((first, WorkerCheck.objects.get(pk=job.pk).heartbeat_at))
+        return "done"
+
+    job_run(check, work)
+    ((first, later),) = beats
+    assert later > first
+    assert threading.active_count() == 1 or all(
+        not t.name.startswith("heartbeat-") for t in threading.enumerate()
+    )
+
+
 def test_worker_check_reports_the_worker_and_the_queue(check):
     worker_check_run(check=check, hostname="w1@host")
     check.refresh_from_db()
     assert (check.status, check.worker) == (Job.Status.SUCCEEDED, "w1@host")
-    assert check.message == "La file « default » est servie."
+    assert check.message_text == "La file « default » est servie."

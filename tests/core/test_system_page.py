@@ -1,5 +1,7 @@
 """The admins' system page: worker checks and the self-polling job status partial."""
 
+from django.utils import timezone
+
 from core.models import WorkerCheck
 
 
@@ -44,7 +46,11 @@ def test_an_unknown_queue_is_a_400_naming_the_field_and_creates_nothing(admin_cl
 
 def test_status_partial_polls_itself_while_the_job_runs(admin_client):
     check = WorkerCheck.objects.create(
-        queue="default", status="running", progress=40, message="<b>working</b>"
+        queue="default",
+        status="running",
+        progress=40,
+        message="<b>working</b>",
+        heartbeat_at=timezone.now(),  # its worker is alive
     )
     response = admin_client.get(f"/manage/system/checks/{check.pk}/status/")
     html = response.content.decode()
@@ -72,3 +78,18 @@ def test_status_partial_is_for_admins_only(client, reviewer):
 
 def test_status_of_a_missing_job_is_404(admin_client):
     assert admin_client.get("/manage/system/checks/999999/status/").status_code == 404
+
+
+def test_a_job_whose_worker_died_says_it_waits_for_a_worker_again(admin_client):
+    silent = timezone.now() - timezone.timedelta(minutes=3)
+    check = WorkerCheck.objects.create(
+        queue="default", status="running", progress=20, started_at=silent, heartbeat_at=silent
+    )
+    response = admin_client.get(
+        f"/manage/system/checks/{check.pk}/status/", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    html = response.content.decode()
+    assert "Waiting for a worker again" in html
+    assert "The worker running this job stopped answering at" in html
+    assert "Running" not in html
+    assert 'hx-trigger="load delay:2s"' in html  # it keeps watching for the new worker

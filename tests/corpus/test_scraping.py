@@ -76,7 +76,7 @@ def test_a_run_samples_fetches_segments_and_splits(db, twelve):
         twelve.pages[article.title]
     ).paragraphs
     entries = list(run.log_entries.all())
-    assert entries[0].message == (
+    assert entries[0].message_text == (
         "10 articles tirés sur les 12 de la catégorie, hors 0 déjà dans le corpus."
     )
     assert len(entries) == 11

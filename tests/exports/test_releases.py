@@ -1173,3 +1173,16 @@ def test_a_question_left_without_a_showable_answer_is_not_released(ds, boss, rel
     gold = json.loads(stored(releases_folder, release, "gold-dev.json"))
     assert question.export_id not in gold
     assert all(gold.values())  # every released question keeps at least one answer
+
+
+def test_the_release_page_counts_the_files_it_lists_in_the_readers_language(ds, boss, client):
+    release = built(boss, "counted", formats=["squad", "hf"])  # 3 splits × 2 + README + manifest
+    client.force_login(boss)
+
+    english = client.get(f"/manage/releases/{release.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    french = client.get(f"/manage/releases/{release.pk}/", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert release.files.filter(internal=False).count() == 8
+    assert "8 files written." in english.content.decode()
+    assert "8 fichiers écrits." in french.content.decode()
+    assert "fichiers" not in english.content.decode()

@@ -41,7 +41,7 @@ class Command(PlatformCommand):
                     "status": c.status,
                     "progress": c.progress,
                     "worker": c.worker,
-                    "message": c.message,
+                    "message": c.message_text,
                 }
                 for c in checks
             ]

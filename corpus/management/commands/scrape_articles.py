@@ -58,7 +58,7 @@ class Command(PlatformCommand):
             "articles_done": run.articles_done,
             "articles_failed": run.articles_failed,
             "paragraphs_kept": run.paragraphs_kept,
-            "message": run.message,
+            "message": run.message_text,
         }
 
     def summary(self, result):
