@@ -99,17 +99,28 @@ def _log(run: ScrapeRun, level: str, message: Text | str, *, title="", dropped=(
 
 
 def _draw_plan(run: ScrapeRun, client) -> None:
-    """Sample the titles and their splits once, and freeze them in the run."""
+    """Sample the titles and their splits once, and freeze them in the run.
+
+    The sample is drawn among the category's articles that no other wave holds: the same
+    category, sample, seed and wave give the same titles, so running it again adds nothing,
+    and a new wave never takes an article of an earlier one.
+    """
     members = client.category_members(run.category)
     existing = current_splits(run.language)
+    other_waves = set(
+        Article.objects.filter(language=run.language)
+        .exclude(wave=run.wave)
+        .values_list("title", flat=True)
+    )
     try:
-        titles = sample_titles(members, n=run.sample_size, seed=run.seed, exclude=existing)
+        titles = sample_titles(members, n=run.sample_size, seed=run.seed, exclude=other_waves)
     except SamplingError as error:
         raise SamplingError(
             _("%(error)s (category “%(category)s” has %(count)d articles)")
             % {"error": error, "category": run.category, "count": len(set(members))}
         ) from None
-    splits = assign_splits(titles, existing=existing, seed=run.seed, ratios=run.ratios)
+    new = [title for title in titles if title not in existing]
+    splits = existing | assign_splits(new, existing=existing, seed=run.seed, ratios=run.ratios)
     run.plan = [[title, splits[title]] for title in titles]
     ScrapeRun.objects.filter(pk=run.pk).update(plan=run.plan, articles_total=len(titles))
     run.articles_total = len(titles)
@@ -118,10 +129,15 @@ def _draw_plan(run: ScrapeRun, client) -> None:
         "info",
         Text(
             gettext_noop(
-                "Sampled %(n)d of %(total)d articles in the category, excluding "
-                "%(known)d already in the corpus."
+                "Sampled %(n)d of %(total)d articles in the category, leaving out %(known)d "
+                "of other waves; %(stored)d of them are already in the corpus."
             ),
-            {"n": len(titles), "total": len(set(members)), "known": len(existing)},
+            {
+                "n": len(titles),
+                "total": len(set(members)),
+                "known": len(other_waves),
+                "stored": len(titles) - len(new),
+            },
         ),
     )
 

@@ -38,7 +38,7 @@ def sample_titles(
         raise SamplingError(f"sample {n} is negative; ask for 0 articles or more")
     if n > len(pool):
         raise SamplingError(
-            f"sample {n} is larger than the {len(pool)} articles not yet in the corpus"
+            f"sample {n} is larger than the {len(pool)} articles it can be drawn from"
         )
     return _rng(seed).sample(pool, n)
 

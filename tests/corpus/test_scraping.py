@@ -77,7 +77,8 @@ def test_a_run_samples_fetches_segments_and_splits(db, twelve):
     ).paragraphs
     entries = list(run.log_entries.all())
     assert entries[0].message_text == (
-        "10 articles tirés sur les 12 de la catégorie, hors 0 déjà dans le corpus."
+        "10 articles tirés sur les 12 de la catégorie, hors 0 d’autres vagues ; 0 d’entre eux "
+        "sont déjà dans le corpus."
     )
     assert len(entries) == 11
     assert all(e.dropped for e in entries[1:])  # headings and end matter are reported
@@ -132,6 +133,28 @@ def test_running_a_finished_run_again_adds_no_row(db, twelve):
     assert (Article.objects.count(), Paragraph.objects.count()) == counts[:2]
 
 
+def test_the_same_scrape_run_twice_gives_the_same_titles_and_adds_nothing(db, twelve):
+    first = start(sample_size=6)
+    scrape_run_execute(run=first, client=client_for(twelve))
+    stored = dict(Article.objects.values_list("title", "split"))
+
+    again = start(sample_size=6)  # same category, sample, seed and wave
+    scrape_run_execute(run=again, client=client_for(twelve))
+    first.refresh_from_db()
+    again.refresh_from_db()
+
+    assert again.status == "succeeded", again.error
+    assert again.plan == first.plan
+    assert dict(Article.objects.values_list("title", "split")) == stored
+    assert Article.objects.filter(wave="1.0").count() == 6
+    assert again.log_entries.first().message_params == {
+        "n": 6,
+        "total": 12,
+        "known": 0,
+        "stored": 6,
+    }
+
+
 def test_a_second_wave_samples_only_new_articles_and_keeps_the_first(db, twelve):
     first = start(sample_size=6, wave="1.0")
     scrape_run_execute(run=first, client=client_for(twelve))
@@ -160,7 +183,7 @@ def test_a_sample_larger_than_the_category_fails_clearly(db, twelve):
     scrape_run_execute(run=run, client=client_for(twelve))
     run.refresh_from_db()
     assert run.status == "failed"
-    assert "sample 20 is larger than the 12 articles not yet in the corpus" in run.error
+    assert "sample 20 is larger than the 12 articles it can be drawn from" in run.error
     assert Article.objects.count() == 0
 
 

@@ -67,7 +67,7 @@ def test_sample_titles_refuses_more_than_what_is_left():
     candidates = [f"c{i}" for i in range(160)]
     with pytest.raises(SamplingError) as error:
         sample_titles(candidates, n=200, seed=7, exclude=candidates[:10])
-    assert str(error.value) == "sample 200 is larger than the 150 articles not yet in the corpus"
+    assert str(error.value) == "sample 200 is larger than the 150 articles it can be drawn from"
     assert isinstance(error.value, ValueError)
 
 
