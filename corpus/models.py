@@ -1,5 +1,7 @@
 """The corpus: articles, their paragraphs (exactly as annotators see them), scrape runs."""
 
+from urllib.parse import quote
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -72,6 +74,19 @@ class Article(models.Model):
     fetched_at = models.DateTimeField(_("fetched"), null=True, blank=True)
     text_sha256 = models.CharField(_("SHA-256 of the paragraphs"), max_length=64)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    @property
+    def attribution_url(self) -> str:
+        """The article's address: the one fetched, else the Wikipedia page its title names.
+
+        Imported files (PIAF, SQuAD) give a title only; the address made from it points at the
+        article as it is now, not at the revision the text was taken from.
+        """
+        if self.url:
+            return self.url
+        language = self.language.split("-")[0]
+        title = quote(self.title.replace(" ", "_"), safe="()',!:;")
+        return f"https://{language}.wikipedia.org/wiki/{title}"
 
     class Meta:
         verbose_name = _("article")

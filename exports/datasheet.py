@@ -13,7 +13,8 @@ from collections import Counter
 from django.conf import settings
 from django.db.models import Count
 
-from annotation.models import Answer, Campaign, QuestionType
+from annotation.models import Answer, Campaign, Lease, QuestionType, Review
+from annotation.selectors.questions import dataset_questions
 from corpus.models import Article, Split
 from exports.dataset import Selection, selected_questions
 
@@ -91,39 +92,113 @@ def _articles(options):
     return Article.objects.filter(pk__in=ids).order_by("title", "pk")
 
 
-def _campaigns(options):
-    """Return the questions campaigns whose questions are in the release."""
-    ids = set()
-    for split in options.splits:
-        questions = selected_questions(Selection(split, options.approved_only)).order_by()
-        ids.update(questions.values_list("campaign_id", flat=True).distinct())
-    return Campaign.objects.filter(pk__in=ids).order_by("pk")
+def _released(options):
+    """Return every question in the release, all splits (the release's own rule)."""
+    questions = dataset_questions(approved_only=options.approved_only)
+    return questions.filter(paragraph__article__split__in=options.splits)
 
 
-def _process(options) -> list[str]:
-    lines = ["## Collection process", ""]
-    lines.append(
-        f"Paragraphs of at least {settings.CORPUS_MIN_PARAGRAPH_CHARS} characters from the "
-        "articles below were shown to annotators, one paragraph to one annotator, who wrote "
-        "questions and selected for each the smallest span of the paragraph that answers it "
-        "(offsets are Python code points). Questions imported from an earlier dataset keep "
-        "their ids and answers."
+def _n(count: int, noun: str) -> str:
+    """Return "1 question" or "3 questions" (the datasheet is written in English)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _by_split(questions) -> str:
+    counts = dict(
+        questions.order_by()
+        .values_list("paragraph__article__split")
+        .annotate(n=Count("pk"))
+        .values_list("paragraph__article__split", "n")
     )
-    campaigns = _campaigns(options)
+    return ", ".join(f"{split} {counts[split]}" for split in Split.values if counts.get(split))
+
+
+def _reviewed(questions) -> str:
+    """Say how many of these questions a reviewer judged, and how."""
+    verdicts = dict(
+        Review.objects.filter(question__in=questions)
+        .values_list("verdict")
+        .annotate(n=Count("question", distinct=True))
+        .values_list("verdict", "n")
+    )
+    if not verdicts:
+        return "No reviewer judged them."
+    done = {"approve": "approved", "correct": "corrected"}
+    shown = ", ".join(f"{verdicts[v]} {word}" for v, word in done.items() if verdicts.get(v))
+    return (
+        f"A reviewer judged {sum(verdicts.values())} of them ({shown}); corrected "
+        "questions appear in their corrected version. Rejected questions are not in this "
+        "release."
+    )
+
+
+def _answered_again(questions) -> str:
+    """Say how many dev and test questions got additional answers on the platform."""
+    held = questions.filter(paragraph__article__split__in=[Split.DEV, Split.TEST])
+    if not held.exists():
+        return ""
+    given = Lease.objects.filter(
+        kind=Lease.Kind.ANSWER, status=Lease.Status.SUBMITTED, question__in=held
+    )
+    per_question = Counter(given.values_list("question_id", flat=True))
+    twice = sum(1 for n in per_question.values() if n >= 2)
+    return (
+        f"Of their dev and test questions ({held.count()}), {len(per_question)} got "
+        "additional answers on the platform from other annotators, who did not see the "
+        f"earlier answers ({twice} from two or more); those answers follow the original one."
+    )
+
+
+def _written_part(questions) -> list[str]:
+    lines = [
+        "### Written on the platform",
+        "",
+        f"{_n(questions.count(), 'question')} ({_by_split(questions)}). Paragraphs of at least "
+        f"{settings.CORPUS_MIN_PARAGRAPH_CHARS} characters from the articles below were shown "
+        "to annotators, one paragraph to one annotator, who wrote questions and selected for "
+        "each the smallest span of the paragraph that answers it (offsets are Python code "
+        "points).",
+    ]
+    campaigns = Campaign.objects.filter(questions__in=questions).distinct().order_by("pk")
     for c in campaigns:
         lines.append(
             f"- Campaign {_cell(c.name)}: {c.questions_min} to {c.questions_max} questions per "
             f"paragraph; {float(c.review_rate) * 100:.0f} % of each annotator's questions "
             f"sampled for review; splits {', '.join(c.splits)}."
         )
-    lines += [
+    lines += ["", _reviewed(questions)]
+    again = _answered_again(questions)
+    return lines + ([again, ""] if again else [""])
+
+
+def _imported_part(questions) -> list[str]:
+    sources = Campaign.objects.filter(questions__in=questions).distinct().order_by("name")
+    lines = [
+        "### Imported",
         "",
-        "Reviewers approved, rejected or corrected the sampled questions; rejected questions "
-        "are not in this release; corrected ones appear in their corrected version. On dev and "
-        "test, other annotators answered each question again without seeing earlier answers; "
-        "those additional answers follow the original one in each question's answers.",
+        f"{_n(questions.count(), 'question')} ({_by_split(questions)}), imported from an "
+        f"existing dataset ({', '.join(_cell(c.name) for c in sources)}), with the ids, "
+        "questions and answers it gave: questions verbatim; an answer whose offset was wrong "
+        "was moved to its text when that occurs once in the paragraph, and otherwise left out. "
+        "They were not written on this platform: how they were collected is the source "
+        "dataset's own account.",
         "",
+        _reviewed(questions),
     ]
+    again = _answered_again(questions)
+    return lines + ([again, ""] if again else [""])
+
+
+def _process(options) -> list[str]:
+    """Say what really happened to the release's questions, part by part."""
+    released = _released(options)
+    imported = released.exclude(source_id="")
+    written = released.filter(source_id="")
+    lines = ["## Collection process", ""]
+    if written.exists():
+        lines += _written_part(written)
+    if imported.exists():
+        lines += _imported_part(imported)
     if options.approved_only:
         lines += ["This release holds only questions a reviewer approved or corrected.", ""]
     if Split.TEST in options.splits and not options.include_test_answers:
@@ -133,6 +208,19 @@ def _process(options) -> list[str]:
             "",
         ]
     return lines
+
+
+def _attribution(article: Article) -> list:
+    """Return a licence row: the article, its address, its revision (or why it is unknown)."""
+    if article.url and article.revision_id:
+        return [article.title, article.url, article.revision_id]
+    if article.url:
+        return [article.title, article.url, "not recorded"]
+    return [
+        article.title,
+        article.attribution_url,
+        "unknown: imported with its title only; the address is made from it",
+    ]
 
 
 def datasheet_markdown(*, name: str, version: str, options, files) -> str:
@@ -153,11 +241,8 @@ def datasheet_markdown(*, name: str, version: str, options, files) -> str:
         "The paragraphs are text of Wikipedia articles, available under the Creative Commons "
         "Attribution-ShareAlike licence (CC BY-SA 4.0); this release is shared under the same "
         "licence. The text of each article is by its Wikipedia contributors; the history of "
-        "each article, at the revision below, lists them.",
+        "each article lists them, at the revision below where the source recorded it.",
         "",
     ]
-    lines += _table(
-        ["article", "URL", "revision"],
-        [[a.title, a.url or "—", a.revision_id or "—"] for a in _articles(options)],
-    )
+    lines += _table(["article", "URL", "revision"], [_attribution(a) for a in _articles(options)])
     return "\n".join(lines)

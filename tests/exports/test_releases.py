@@ -29,6 +29,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options
+from exports.importing import squad_import
 from exports.models import Release, ReleaseFile
 from exports.services import (
     _build,
@@ -874,7 +875,8 @@ def test_the_datasheet_counts_each_split_and_wave_and_credits_each_article(
         f"| Canal du Midi | {URL_A} | 111 |",
         f"| Gutenberg | {URL_C} | 333 |",
         f"| Loire | {URL_B} | 222 |",
-        "| Mont-Blanc | — | — |",
+        "| Mont-Blanc | https://fr.wikipedia.org/wiki/Mont-Blanc | unknown: imported with its "
+        "title only; the address is made from it |",
     ]
     rows = {f.name: f for f in release.files.all()}
     for name in ("squad-train.json", "hf-test.jsonl"):
@@ -893,7 +895,7 @@ def test_the_approved_only_datasheet_counts_only_those(ds, boss, releases_folder
         "",
     ]
     assert "This release holds only questions a reviewer approved or corrected." in lines
-    assert "| Mont-Blanc | — | — |" not in lines
+    assert not any(line.startswith("| Mont-Blanc |") for line in lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1186,3 +1188,92 @@ def test_the_release_page_counts_the_files_it_lists_in_the_readers_language(ds, 
     assert "8 files written." in english.content.decode()
     assert "8 fichiers écrits." in french.content.decode()
     assert "fichiers" not in english.content.decode()
+
+
+def collection_section(readme: str) -> list[str]:
+    lines = readme.splitlines()
+    start = lines.index("## Collection process")
+    end = lines.index("## Licence and attribution")
+    return lines[start + 2 : end]
+
+
+def test_the_datasheet_says_what_happened_to_questions_written_here(ds, boss, releases_folder):
+    release = built(boss, "told", formats=["hf"], include_test_answers=True)
+
+    section = collection_section(stored(releases_folder, release, "README.md").decode())
+
+    assert section == [
+        "### Written on the platform",
+        "",
+        "11 questions (train 2, dev 6, test 3). Paragraphs of at least 500 characters from the "
+        "articles below were shown to annotators, one paragraph to one annotator, who wrote "
+        "questions and selected for each the smallest span of the paragraph that answers it "
+        "(offsets are Python code points).",
+        "- Campaign Questions: 3 to 5 questions per paragraph; 100 % of each annotator's "
+        "questions sampled for review; splits train, dev, test.",
+        "",
+        "A reviewer judged 6 of them (4 approved, 2 corrected); corrected questions "
+        "appear in their corrected version. Rejected questions are not in this release.",
+        "Of their dev and test questions (9), 2 got additional answers on the platform from "
+        "other annotators, who did not see the earlier answers (1 from two or more); those "
+        "answers follow the original one.",
+        "",
+    ]
+    assert "### Imported" not in section
+
+
+def test_the_datasheet_of_an_imported_dataset_claims_no_annotation_here(
+    db, boss, releases_folder, tmp_path
+):
+    path = tmp_path / "piaf-mini.json"
+    context = "Le phare fut allumé en 1852 par l'ingénieur Ambroise Vénétrel. " * 10
+    path.write_text(
+        json.dumps(
+            {
+                "version": "1.1",
+                "data": [
+                    {
+                        "title": "Phare",
+                        "paragraphs": [
+                            {
+                                "context": context,
+                                "qas": [
+                                    {
+                                        "id": "p1",
+                                        "question": "Quand le phare fut-il allumé ?",
+                                        "answers": [{"text": "1852", "answer_start": 23}],
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    squad_import(path=path, wave="1.0", language="fr", split="dev")
+    release = built(boss, "imported", formats=["hf"], splits=["dev"])
+
+    readme = stored(releases_folder, release, "README.md").decode()
+    section = collection_section(readme)
+
+    assert section == [
+        "### Imported",
+        "",
+        "1 question (dev 1), imported from an existing dataset (Import piaf-mini.json), "
+        "with the ids, questions and answers it gave: questions verbatim; an answer whose "
+        "offset was wrong was moved to its text when that occurs once in the paragraph, and "
+        "otherwise left out. They were not written on this platform: how they were collected "
+        "is the source dataset's own account.",
+        "",
+        "No reviewer judged them.",
+        "Of their dev and test questions (1), 0 got additional answers on the platform from "
+        "other annotators, who did not see the earlier answers (0 from two or more); those "
+        "answers follow the original one.",
+        "",
+    ]
+    assert "shown to annotators" not in readme
+    assert "| Phare | https://fr.wikipedia.org/wiki/Phare | unknown: imported with its title " in (
+        readme
+    )
