@@ -10,6 +10,10 @@
  * word, Home/End to the ends; with Shift they extend the selection, which is a real DOM
  * selection, and onSelect is called after each step. While the selection is collapsed, an
  * empty <span class="span-select-caret" aria-hidden="true"> shows the caret (style it in CSS).
+ *
+ * Mouse and touch selections snap to whole words ("novembre 162" → "novembre 1624"): a finger
+ * or a pointer cannot hit a character's edge reliably. Holding Alt during a drag, or the page's
+ * `exact()` answering true, keeps the characters as selected; the keyboard is exact already.
  */
 (() => {
   'use strict';
@@ -99,6 +103,31 @@
     return { start: low, end: low };
   }
 
+  /** Say whether a span boundary before chars[i] cuts a word or a number ("16|24", "3,|5"). */
+  function cutsAt(chars, i) {
+    const number = (a, b, c) => /\p{N}/u.test(a || '') && /[.,]/.test(b || '') && /\p{N}/u.test(c || '');
+    if (i <= 0 || i >= chars.length) return false;
+    return (WORD.test(chars[i - 1]) && WORD.test(chars[i]))
+      || number(chars[i - 1], chars[i], chars[i + 1]) || number(chars[i - 2], chars[i - 1], chars[i]);
+  }
+
+  /** Return {start, end} (code points) grown to whole words. */
+  function snapToWords(text, start, end) {
+    const chars = Array.from(text);
+    let [s, e] = [start, end];
+    while (s < e && cutsAt(chars, s)) s -= 1;
+    while (s < e && cutsAt(chars, e)) e += 1;
+    return { start: s, end: e };
+  }
+
+  /** Return the words a span cuts: {start: the word it starts inside, or '', end: likewise}. */
+  function cutWords(text, start, end) {
+    const chars = Array.from(text);
+    const word = (i) => { const w = snapToWords(text, i, i + 1); return chars.slice(w.start, w.end).join(''); };
+    return { start: start < end && cutsAt(chars, start) ? word(start) : '',
+             end: start < end && cutsAt(chars, end) ? word(end - 1) : '' };
+  }
+
   /** Return the UTF-16 offset in container's text of a DOM point, clipped to the container. */
   function domToUtf16(container, node, offset) {
     const whole = document.createRange();
@@ -186,23 +215,28 @@
   }
 
   /**
-   * Call onSelect({start, end, text}) (trimmed code points) whenever the user finishes a
-   * non-empty selection inside container: mouse, keyboard or touch. Return detach().
+   * Call onSelect({start, end, text}, {by}) (trimmed code points; by: "mouse", "touch" or
+   * "keyboard") whenever the user finishes a non-empty selection inside container. Pointer
+   * selections snap to whole words unless Alt is held or exact() is true. Return detach().
    */
-  function attach(container, { onSelect }) {
+  function attach(container, { onSelect, exact = () => false }) {
     let caret = { anchor: 0, focus: 0 }; // keyboard position, in code points
     let last = null; // "start:end" of the last span reported
-    let downInside = false;
-    let mouseIsDown = false;
-    let timer = null;
+    let [downInside, mouseIsDown, alt, by, timer] = [false, false, false, 'mouse', null];
 
     const report = (anchor, focus, force) => {
       const text = container.textContent;
-      const span = trimSpan(text, anchor, focus);
+      let span = trimSpan(text, anchor, focus);
+      const whole = by === 'keyboard' || alt || exact() ? span : snapToWords(text, span.start, span.end);
+      if (by === 'mouse' && (whole.start < span.start || whole.end > span.end)) {
+        const [low, high] = [Math.min(anchor, focus, whole.start), Math.max(anchor, focus, whole.end)];
+        if (anchor <= focus) showSelection(container, low, high); else showSelection(container, high, low);
+      }
+      span = whole;
       const key = span.start === span.end ? null : `${span.start}:${span.end}`;
       if (!force && key === last) return;
       last = key;
-      if (key) onSelect({ start: span.start, end: span.end, text: slice(text, span.start, span.end) });
+      if (key) onSelect({ start: span.start, end: span.end, text: slice(text, span.start, span.end) }, { by });
     };
     const check = (force) => {
       clearTimeout(timer);
@@ -217,14 +251,19 @@
     };
 
     const onMouseDown = (event) => {
-      [mouseIsDown, downInside] = [true, container.contains(event.target)];
+      [mouseIsDown, downInside, alt, by] = [true, container.contains(event.target), event.altKey, 'mouse'];
       if (downInside) hideCaret(container);
     };
-    const onMouseUp = (event) => { mouseIsDown = false; check(downInside || container.contains(event.target)); };
+    const onMouseUp = (event) => {
+      [mouseIsDown, alt] = [false, alt || event.altKey];
+      check(downInside || container.contains(event.target));
+    };
+    const onTouch = () => { [by, alt] = ['touch', false]; later(); };
     const onKeyDown = (event) => {
       const keys = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
       if (!keys.includes(event.key) || event.metaKey) return;
       event.preventDefault();
+      by = 'keyboard';
       const text = container.textContent;
       const now = readSelection(container, text);
       if (now && now.inside) caret = { anchor: now.anchor, focus: now.focus };
@@ -244,7 +283,7 @@
 
     const listeners = [
       [document, 'mousedown', onMouseDown], [document, 'mouseup', onMouseUp],
-      [document, 'touchend', later], [document, 'selectionchange', later],
+      [document, 'touchstart', onTouch], [document, 'touchend', onTouch], [document, 'selectionchange', later],
       [container, 'keydown', onKeyDown], [container, 'keyup', onKeyUp], [container, 'blur', onBlur],
     ];
     listeners.forEach(([target, type, handler]) => target.addEventListener(type, handler));
@@ -295,5 +334,7 @@
     return mark;
   }
 
-  window.SpanSelect = Object.freeze({ toCodePoint, toUtf16, codePointLength, slice, trimSpan, attach, highlight });
+  window.SpanSelect = Object.freeze({
+    toCodePoint, toUtf16, codePointLength, slice, trimSpan, snapToWords, cutWords, attach, highlight,
+  });
 })();
