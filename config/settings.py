@@ -57,6 +57,8 @@ try:
     WIKIPEDIA_TIMEOUT = env.int("WIKIPEDIA_TIMEOUT", 30, minimum=1)
     WIKIPEDIA_MAX_RETRIES = env.int("WIKIPEDIA_MAX_RETRIES", 5, minimum=0, maximum=20)
     CORPUS_CATEGORY = env.str("CORPUS_CATEGORY", "Article de qualité")
+    # The demo's offline Wikipedia (corpus/offline_views.py): a corpus file it answers from.
+    OFFLINE_WIKIPEDIA_FILE = env.str("OFFLINE_WIKIPEDIA_FILE", "")
     CORPUS_MIN_PARAGRAPH_CHARS = env.int("CORPUS_MIN_PARAGRAPH_CHARS", 500, minimum=1)
     CORPUS_MAX_PARAGRAPH_CHARS = env.int("CORPUS_MAX_PARAGRAPH_CHARS", 0, minimum=0) or None
     if CORPUS_MAX_PARAGRAPH_CHARS and CORPUS_MAX_PARAGRAPH_CHARS < CORPUS_MIN_PARAGRAPH_CHARS:

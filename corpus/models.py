@@ -75,19 +75,6 @@ class Article(models.Model):
     text_sha256 = models.CharField(_("SHA-256 of the paragraphs"), max_length=64)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
-    @property
-    def attribution_url(self) -> str:
-        """The article's address: the one fetched, else the Wikipedia page its title names.
-
-        Imported files (PIAF, SQuAD) give a title only; the address made from it points at the
-        article as it is now, not at the revision the text was taken from.
-        """
-        if self.url:
-            return self.url
-        language = self.language.split("-")[0]
-        title = quote(self.title.replace(" ", "_"), safe="()',!:;")
-        return f"https://{language}.wikipedia.org/wiki/{title}"
-
     class Meta:
         verbose_name = _("article")
         verbose_name_plural = _("articles")
@@ -104,6 +91,19 @@ class Article(models.Model):
 
     def __str__(self):
         return self.title
+
+    @property
+    def attribution_url(self) -> str:
+        """The article's address: the one fetched, else the Wikipedia page its title names.
+
+        Imported files (PIAF, SQuAD) give a title only; the address made from it points at the
+        article as it is now, not at the revision the text was taken from.
+        """
+        if self.url:
+            return self.url
+        language = self.language.split("-")[0]
+        title = quote(self.title.replace(" ", "_"), safe="()',!:;")
+        return f"https://{language}.wikipedia.org/wiki/{title}"
 
 
 class Paragraph(models.Model):

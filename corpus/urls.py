@@ -1,6 +1,6 @@
 from django.urls import path
 
-from corpus import views
+from corpus import offline_views, views
 
 app_name = "corpus"
 
@@ -20,4 +20,6 @@ urlpatterns = [
         views.scrape_run_status,
         name="scrape-run-status",
     ),
+    # The demo's offline Wikipedia (404 unless OFFLINE_WIKIPEDIA_FILE names a file).
+    path("offline-wikipedia/w/api.php", offline_views.api, name="offline-wikipedia"),
 ]

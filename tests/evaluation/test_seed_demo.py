@@ -8,11 +8,14 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
-from annotation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
 from annotation.models import Campaign, Question
 from annotation.services.answers import answer_claim_next
 from annotation.services.reviews import review_claim_next
 from corpus.models import Article, Paragraph
+from evaluation.human import human_performance_report
+from evaluation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
+from evaluation.models import BaselineRun
+from exports.models import Release
 from tests.conftest import require_service
 
 User = get_user_model()
@@ -33,6 +36,8 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
         ("reviewer", "reviewer"),
         ("annotator", "annotator"),
         ("annotator2", "annotator"),
+        ("annotator3", "annotator"),
+        ("annotator4", "annotator"),
     ]
     for user in result["users"]:
         account = authenticate(username=user["username"], password=user["password"])
@@ -52,6 +57,7 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
         "created": True,
     }
     assert result["demo_questions"] == 0  # the sample corpus has no PIAF questions
+    assert (result["demo_answers"], result["release"]["created"]) == (0, False)
 
 
 def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
@@ -89,7 +95,7 @@ def test_with_piaf_the_review_and_answer_loops_have_work_at_once(db, tmp_path, s
     assert result["demo_questions"] == questions.count() == EXPECTED_DEMO_QUESTIONS
     assert set(questions.values_list("paragraph__article__split", flat=True)) == {"dev", "test"}
     for question in questions:  # PIAF's answers, at their offsets in the stored paragraph
-        answer = question.answers.get()
+        answer = question.answers.get(kind="original")
         text = question.paragraph.text
         assert text[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
     reviewer = User.objects.get(username="reviewer")
@@ -99,4 +105,40 @@ def test_with_piaf_the_review_and_answer_loops_have_work_at_once(db, tmp_path, s
     assert review_claim_next(campaign=questions_campaign, reviewer=reviewer).created is True
     claim = answer_claim_next(campaign=answers_campaign, annotator=annotator)
     assert claim.created is True and claim.lease.question.author.username == "annotator2"
-    assert seed()["demo_questions"] == 0  # idempotent
+    again = seed()  # idempotent
+    assert (again["demo_questions"], again["demo_answers"], again["release"]["created"]) == (
+        0,
+        0,
+        False,
+    )
+
+
+def test_with_piaf_every_figure_page_has_content(
+    db, tmp_path, settings, sent_tasks, django_capture_on_commit_callbacks
+):
+    """Human performance on dev, a finished release and a queued baseline: no empty page."""
+    if not PIAF.exists():
+        require_service(f"{PIAF} is missing")
+    settings.VAR_DIR = tmp_path
+    with django_capture_on_commit_callbacks(execute=True):
+        result = seed()
+    dev = Question.objects.filter(author__username="annotator2", paragraph__article__split="dev")
+    assert result["demo_answers"] == 2 * dev.count() == 40
+    for question in dev:
+        authors = sorted(question.answers.values_list("author__username", flat=True))
+        assert authors == ["annotator2", "annotator3", "annotator4"]
+    report = human_performance_report(split="dev")["splits"]["dev"]
+    assert report["questions"] == dev.count()
+    assert 50 < report["f1"] < 100  # annotator4 leaves leading articles out
+    release = Release.objects.get(name="demo-piaf")
+    assert release.status == "succeeded"
+    assert list(BaselineRun.objects.values_list("kind", "status")) == [("lexical", "pending")]
+    # The build's own task finds the release done (built here) and does nothing.
+    assert [name for name, _options in sent_tasks.calls] == [
+        "exports.tasks.release_build_task",
+        "evaluation.tasks.baseline_task",
+    ]
+    test_campaign = Campaign.objects.get(name="Démo — réponses supplémentaires")
+    annotator = User.objects.get(username="annotator")
+    claim = answer_claim_next(campaign=test_campaign, annotator=annotator)
+    assert claim.lease.question.paragraph.article.split == "test"  # dev is done

@@ -1,4 +1,14 @@
+"""The demo `make run` serves: one login per role, PIAF as the corpus, and work at every step.
+
+It lives in evaluation, the app that sees every other: it seeds accounts, the corpus,
+campaigns, questions (PIAF's, as if annotator2 wrote them on a few dev and test paragraphs),
+two more answers to each dev question (annotator3 and annotator4: the same span as PIAF's, or
+without its leading article), a release, and a lexical baseline run on it. Everything goes
+through the services people use, and running it again adds nothing.
+"""
+
 import json
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -6,20 +16,32 @@ from django.contrib.auth import get_user_model
 
 from accounts.services import demo_user_ensure
 from annotation.models import Campaign, Lease, Question
-from annotation.services.campaigns import campaign_create
+from annotation.services.answers import answer_claim_next, answer_submit
+from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.work import questions_write
 from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.models import Article, Paragraph
 from corpus.services import corpus_load
+from evaluation.baselines.runs import baseline_run_start
+from exports.models import Release
+from exports.services import release_build, release_create
 
 DEMO_USERS = [
     ("admin", Role.ADMIN),
     ("reviewer", Role.REVIEWER),
     ("annotator", Role.ANNOTATOR),
     ("annotator2", Role.ANNOTATOR),
+    ("annotator3", Role.ANNOTATOR),
+    ("annotator4", Role.ANNOTATOR),
 ]
+# annotator3 and annotator4 answered annotator2's dev questions again, so that human performance
+# and the results page have figures; the test questions wait for the human demo annotator.
+DEMO_ANSWERERS = ("annotator3", "annotator4")
+DEMO_SEEDED_ANSWERS_CAMPAIGN = "Démo — réponses déjà données (dev)"
+DEMO_RELEASE = "demo-piaf"
+LEADING_ARTICLE = re.compile(r"(?:le|la|les|l'|l’|un|une|des|du) ?", re.IGNORECASE)
 # annotator2 "wrote" PIAF's questions on a few dev and test paragraphs, so that the review queue
 # and the additional-answers campaign have work for the other demo users right away.
 DEMO_AUTHOR = "annotator2"
@@ -121,6 +143,55 @@ def demo_questions_ensure() -> int:
     return stored
 
 
+def _answer_variant(index: int, start: int, text: str) -> tuple[int, str]:
+    """The second answerer leaves out a leading article, as people often do."""
+    match = LEADING_ARTICLE.match(text)
+    if index == 1 and match and match.end() < len(text):
+        return start + match.end(), text[match.end() :]
+    return start, text
+
+
+def demo_answers_ensure() -> int:
+    """Give each dev question of the demo author two more answers; return how many now."""
+    dev = Question.objects.filter(author__username=DEMO_AUTHOR, paragraph__article__split="dev")
+    if Campaign.objects.filter(name=DEMO_SEEDED_ANSWERS_CAMPAIGN).exists() or not dev.exists():
+        return 0
+    campaign = campaign_create(
+        name=DEMO_SEEDED_ANSWERS_CAMPAIGN, kind=Campaign.Kind.ADDITIONAL_ANSWERS, splits=["dev"]
+    )
+    given = 0
+    for index, username in enumerate(DEMO_ANSWERERS):
+        person = User.objects.get(username=username)
+        while (claim := answer_claim_next(campaign=campaign, annotator=person)) is not None:
+            original = claim.lease.question.answers.get(kind="original")
+            start, text = _answer_variant(index, original.answer_start, original.text)
+            answer_submit(
+                lease=claim.lease,
+                data={"answer_start": start, "answer_text": text, "seconds_spent": 25},
+            )
+            given += 1
+    campaign_update(campaign=campaign, active=False)  # done: nothing left for anybody
+    return given
+
+
+def demo_release_ensure(admin) -> bool:
+    """Build the demo release here and queue a lexical baseline on it; True when made now."""
+    if Release.objects.filter(name=DEMO_RELEASE).exists() or not Question.objects.exists():
+        return False
+    release = release_create(
+        created_by=admin,
+        name=DEMO_RELEASE,
+        version="1.0",
+        description="PIAF as the demo corpus, with the demo's own questions and answers.",
+        formats=["squad", "hf"],
+    )
+    release_build(release=release)  # here, not on the export queue: the pages show it at once
+    release.refresh_from_db()
+    if release.status == Release.Status.SUCCEEDED:
+        baseline_run_start(release=release, kind="lexical", created_by=admin)
+    return True
+
+
 def demo_corpus_path() -> Path:
     """Return PIAF's real French Wikipedia paragraphs when present, else our small sample."""
     return PIAF if PIAF.exists() else SAMPLE
@@ -158,6 +229,8 @@ class Command(PlatformCommand):
         logins_file.write_text(json.dumps(logins, indent=2))
         logins_file.chmod(0o600)
         demo_questions = demo_questions_ensure()
+        demo_answers = demo_answers_ensure()
+        release = demo_release_ensure(User.objects.get(username="admin"))
         return {
             "users": [
                 {"username": u, "role": str(r), "password": logins[u]} for u, r in DEMO_USERS
@@ -175,9 +248,12 @@ class Command(PlatformCommand):
                 "created": answers_campaign_created,
             },
             "demo_questions": demo_questions,
+            "demo_answers": demo_answers,
+            "release": {"name": DEMO_RELEASE, "created": release},
         }
 
     def summary(self, result):
+        made = "built now, a lexical baseline queued." if result["release"]["created"] else "there."
         corpus = result["corpus"]
         lines = [
             f"Corpus: {corpus['articles_total']} articles, {corpus['paragraphs_total']} "
@@ -185,7 +261,9 @@ class Command(PlatformCommand):
             f"{corpus['path']}).",
             f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}.",
             f"Demo questions by {DEMO_AUTHOR} on dev and test: {result['demo_questions']} "
-            "stored now.",
+            f"stored now; {result['demo_answers']} more answers by "
+            f"{' and '.join(DEMO_ANSWERERS)} on dev.",
+            f"Release {DEMO_RELEASE}: {made}",
             "Demo logins (kept in var/demo-logins.json):",
         ]
         lines += [f"  {u['role']:<10} {u['username']:<10} {u['password']}" for u in result["users"]]

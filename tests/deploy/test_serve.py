@@ -1,0 +1,84 @@
+"""`make run`'s server script: every queue served, the logins printed last, a clean stop."""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from tests.services import ROOT, manage, manage_env
+
+SERVE = ROOT / "bin" / "serve"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.worker
+def test_serve_prints_the_logins_last_serves_gpu_and_stops_on_sigterm(tmp_path):
+    port = free_port()
+    env = manage_env(
+        VAR_DIR=str(tmp_path / "var"),
+        DEBUG="true",
+        PORT=str(port),
+        DATABASE_URL=None,
+        REDIS_URL=None,
+        WIKIPEDIA_API_URL=None,
+        WIKIPEDIA_USER_AGENT=None,
+    )
+    assert manage("migrate", "--noinput", "-v", "0", env=env).returncode == 0
+    out = tmp_path / "serve.out"
+    with out.open("w") as sink:
+        process = subprocess.Popen(
+            ["bash", str(SERVE)],
+            cwd=ROOT,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while "Demo logins" not in out.read_text() and time.monotonic() < deadline:
+            assert process.poll() is None, out.read_text()
+            time.sleep(0.5)
+        time.sleep(1)
+        text = out.read_text()
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert lines[-7].startswith("Demo logins"), text
+        assert [line.split()[1] for line in lines[-6:]] == [
+            "admin",
+            "reviewer",
+            "annotator",
+            "annotator2",
+            "annotator3",
+            "annotator4",
+        ]
+        assert "queues default, scrape, export, gpu" in text
+        check = manage("check_workers", "--queue", "gpu", "--json", env=env, timeout=60)
+        assert check.returncode == 0, check.stdout + check.stderr
+        assert '"status": "succeeded"' in check.stdout
+
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while group_alive(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not group_alive(process.pid), "a process of make run outlived SIGTERM"
+        assert out.read_text().rstrip().endswith("Stopped.")
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
