@@ -341,9 +341,21 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"refusals": {"()": "core.logging.RefusalsWithoutTraceback"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["refusals"],
+        }
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    # wikipedia-api logs every request at INFO; the scrape log already says what matters.
-    # Both log every request at INFO: one line per Wikipedia page or per context scored.
-    "loggers": {"wikipediaapi": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own console handler (DEBUG) would print each record a second time.
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # wikipedia-api logs every request at INFO; the scrape log already says what matters.
+        # Both log every request at INFO: one line per Wikipedia page or per context scored.
+        "wikipediaapi": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+    },
 }

@@ -37,6 +37,7 @@ PURE = {
     "core.errors",
     "core.text",
     "core.charts",
+    "core.logging",
     "accounts.tokens",
     "corpus.segmentation",
     "corpus.splits",
