@@ -99,8 +99,11 @@ def annotator_summary(*, user, now: datetime | None = None) -> dict:
     start, end = week_of(now or timezone.now())
     week = counted_leases(start=start, end=end).filter(annotator=user)
     leases = counted_leases().filter(annotator=user)
+    sent = leases.filter(status=Lease.Status.SUBMITTED)
     return {
-        "paragraphs": leases.filter(status=Lease.Status.SUBMITTED).count(),
+        "paragraphs": sent.filter(kind=Lease.Kind.WRITE).count(),
+        "answers": sent.filter(kind=Lease.Kind.ANSWER).count(),
+        "reviews": sent.filter(kind=Lease.Kind.REVIEW).count(),
         **questions,
         "seconds_week": seconds_worked(week),
         "seconds_total": seconds_worked(leases),
@@ -140,7 +143,8 @@ def _half(total: int, count: int) -> int | float:
 def hours_report(*, start: date, end: date, campaign: Campaign | None = None) -> list[dict]:
     """Return one row per annotator who worked in [start, end), by username.
 
-    A row: username, paragraphs (submitted), questions (written), seconds (worked), hours
+    A row: username, paragraphs (write leases submitted), answers (additional answers given),
+    reviews (reviews given), questions (written), seconds (worked, every kind of lease), hours
     (seconds / 3600, rounded half up to 2 decimals) and median_seconds (per question, from
     `Question.seconds_spent`; None without questions).
     """
@@ -151,11 +155,17 @@ def hours_report(*, start: date, end: date, campaign: Campaign | None = None) ->
     if campaign is not None:
         leases, questions = leases.filter(campaign=campaign), questions.filter(campaign=campaign)
     rows: dict[int, dict] = {}
+    sent = {kind: Q(status=Lease.Status.SUBMITTED, kind=kind) for kind in Lease.Kind.values}
     for item in leases.values("annotator_id", "annotator__username").annotate(
-        paragraphs=Count("pk", filter=Q(status=Lease.Status.SUBMITTED)), time=Sum(LEASE_TIME)
+        paragraphs=Count("pk", filter=sent[Lease.Kind.WRITE]),
+        answers=Count("pk", filter=sent[Lease.Kind.ANSWER]),
+        reviews=Count("pk", filter=sent[Lease.Kind.REVIEW]),
+        time=Sum(LEASE_TIME),
     ):
-        rows[item["annotator_id"]] = _row(item["annotator__username"], item["paragraphs"])
-        rows[item["annotator_id"]]["seconds"] = _seconds(item["time"])
+        row = _row(item["annotator__username"], item["paragraphs"])
+        row |= {"answers": item["answers"], "reviews": item["reviews"]}
+        row["seconds"] = _seconds(item["time"])
+        rows[item["annotator_id"]] = row
     for item in questions.values("author_id", "author__username").annotate(count=Count("pk")):
         row = rows.setdefault(item["author_id"], _row(item["author__username"], 0))
         row["questions"] = item["count"]
@@ -170,6 +180,8 @@ def _row(username: str, paragraphs: int) -> dict:
     return {
         "username": username,
         "paragraphs": paragraphs,
+        "answers": 0,
+        "reviews": 0,
         "questions": 0,
         "seconds": 0,
         "hours": Decimal("0.00"),
@@ -182,6 +194,8 @@ def hours_totals(rows: list[dict]) -> dict:
     seconds = sum(row["seconds"] for row in rows)
     return {
         "paragraphs": sum(row["paragraphs"] for row in rows),
+        "answers": sum(row["answers"] for row in rows),
+        "reviews": sum(row["reviews"] for row in rows),
         "questions": sum(row["questions"] for row in rows),
         "seconds": seconds,
         "hours": _hours(seconds),

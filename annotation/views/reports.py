@@ -29,6 +29,8 @@ CSV_HEADER = [
     "hours",
     "seconds",
     "median_seconds_per_question",
+    "answers",
+    "reviews",
 ]
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -102,6 +104,8 @@ def hours_csv_text(rows: list[dict]) -> str:
                 row["hours"],
                 row["seconds"],
                 "" if median is None else median,
+                row["answers"],
+                row["reviews"],
             ]
         )
     return out.getvalue()

@@ -19,6 +19,7 @@ from annotation.selectors.reports import (
     week_of,
 )
 from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
 from core.roles import Role
@@ -90,6 +91,8 @@ def worked_week(campaign, short_campaign, paragraphs, annotators):
 ANN0_ROW = {
     "username": "ann0",
     "paragraphs": 2,
+    "answers": 0,
+    "reviews": 0,
     "questions": 7,
     "seconds": 600 + 1800 + 300,  # 10 min, 45 min capped at 30, a 5-minute skip
     "hours": Decimal("0.75"),
@@ -98,6 +101,8 @@ ANN0_ROW = {
 ANN1_ROW = {
     "username": "ann1",
     "paragraphs": 2,
+    "answers": 0,
+    "reviews": 0,
     "questions": 6,
     "seconds": 600 + 450,  # 25 min capped at this campaign's 10, then 7 min 30 s
     "hours": Decimal("0.29"),
@@ -125,6 +130,8 @@ def test_totals_and_hours_rounding(worked_week):
     rows = hours_report(start=MARCH_3, end=MARCH_10)
     assert hours_totals(rows) == {
         "paragraphs": 4,
+        "answers": 0,
+        "reviews": 0,
         "questions": 13,
         "seconds": 3750,
         "hours": Decimal("1.04"),
@@ -161,6 +168,8 @@ def test_annotator_summary_counts_own_work_by_status(worked_week):
     Question.objects.filter(author=ann1).update(status="approved")
     assert annotator_summary(user=ann0, now=paris("2025-03-08 12:00")) == {
         "paragraphs": 2,
+        "answers": 0,
+        "reviews": 0,
         "questions": 7,
         "approved": 2,
         "rejected": 1,
@@ -175,6 +184,8 @@ def test_annotator_summary_of_someone_who_only_has_active_or_expired_leases(work
     summary = annotator_summary(user=worked_week[2], now=paris("2025-03-08 12:00"))
     assert summary == {
         "paragraphs": 0,
+        "answers": 0,
+        "reviews": 0,
         "questions": 0,
         "approved": 0,
         "rejected": 0,
@@ -330,9 +341,10 @@ def test_the_csv_is_excel_ready_and_injection_safe(client, admin_user, campaign,
         response["Content-Disposition"] == 'attachment; filename="hours-2025-03-03-2025-03-10.csv"'
     )
     assert response.content == (
-        b"\xef\xbb\xbfusername,paragraphs,questions,hours,seconds,median_seconds_per_question\r\n"
-        b"'=cmd,1,3,0.17,600,50\r\n"
-        b"ann1,0,0,0.08,300,\r\n"
+        b"\xef\xbb\xbfusername,paragraphs,questions,hours,seconds,median_seconds_per_question,"
+        b"answers,reviews\r\n"
+        b"'=cmd,1,3,0.17,600,50,0,0\r\n"
+        b"ann1,0,0,0.08,300,,0,0\r\n"
     )
 
 
@@ -340,7 +352,8 @@ def test_the_csv_of_an_empty_period_is_its_header(client, admin_user):
     client.force_login(admin_user)
     response = client.get("/manage/reports/hours.csv", {"start": "2025-03-03"})
     assert response.content == (
-        b"\xef\xbb\xbfusername,paragraphs,questions,hours,seconds,median_seconds_per_question\r\n"
+        b"\xef\xbb\xbfusername,paragraphs,questions,hours,seconds,median_seconds_per_question,"
+        b"answers,reviews\r\n"
     )
 
 
@@ -376,6 +389,8 @@ def test_the_annotator_home_shows_their_own_figures(client, campaign, paragraphs
     assert response.status_code == 200
     assert response.context["summary"] == {
         "paragraphs": 2,
+        "answers": 0,
+        "reviews": 0,
         "questions": 4 + 3,
         "approved": 1,
         "rejected": 0,
@@ -391,3 +406,26 @@ def test_the_annotator_home_shows_their_own_figures(client, campaign, paragraphs
     assert html.index('id="annotator-work"') < html.index('id="annotator-campaigns"')
     assert "<strong>0:12</strong>" in html and "<strong>0:42</strong>" in html
     assert f'action="/annotate/campaigns/{campaign.pk}/next/"' in html
+
+
+def test_reviews_and_answers_are_counted_apart_from_paragraphs(campaign, paragraphs, annotators):
+    """A reviewer's audited questions are paid time, not paragraphs written."""
+    writer = annotators[0]
+    lease = submit(campaign, writer, claimed="2025-03-04T09:00", minutes=10)
+    Question.objects.filter(lease=lease).update(sampled_for_review=True)
+    reviewer = UserFactory(username="rev1", roles=[Role.REVIEWER])
+    for _ in range(2):
+        review = review_claim_next(campaign=campaign, reviewer=reviewer).lease
+        review_submit(lease=review, data={"verdict": "approve", "seconds_spent": 30})
+        _date(review, paris("2025-03-04T10:00"), timedelta(minutes=2))
+
+    rows = {row["username"]: row for row in hours_report(start=MARCH_3, end=MARCH_10)}
+
+    assert {k: rows["rev1"][k] for k in ("paragraphs", "answers", "reviews", "seconds")} == {
+        "paragraphs": 0,
+        "answers": 0,
+        "reviews": 2,
+        "seconds": 240,
+    }
+    assert (rows[writer.username]["paragraphs"], rows[writer.username]["reviews"]) == (1, 0)
+    assert annotator_summary(user=reviewer)["paragraphs"] == 0
