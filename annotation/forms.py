@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from annotation.models import Campaign, QuestionType
 from annotation.services.campaigns import FIELDS, campaign_defaults
 from corpus.models import Split
+from corpus.segmentation import END_MATTER
 
 
 class CampaignForm(forms.Form):
@@ -11,6 +12,12 @@ class CampaignForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=200)
     kind = forms.ChoiceField(label=_("Kind"), choices=Campaign.Kind.choices)
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[(code, code) for code in sorted(END_MATTER)],
+        help_text=_("The language of the paragraphs, and of the guidelines a new campaign gets."),
+    )
     splits = forms.MultipleChoiceField(
         label=_("Splits"), choices=Split.choices, widget=forms.CheckboxSelectMultiple
     )
@@ -48,12 +55,21 @@ class CampaignForm(forms.Form):
         ),
     )
     guidelines = forms.CharField(
-        label=_("Guidelines (Markdown)"), required=False, widget=forms.Textarea(attrs={"rows": 8})
+        label=_("Guidelines (Markdown)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text=_(
+            "Left empty, a new campaign starts with FQuAD's guidelines in its language, with its "
+            "own number of questions and pace."
+        ),
     )
     active = forms.BooleanField(label=_("Active"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        current = (self.initial or {}).get("language")
+        if current and current not in END_MATTER:  # a regional code, like fr-ca
+            self.fields["language"].choices = [(current, current), *self.fields["language"].choices]
         for value, label in QuestionType.choices:
             self.fields[f"target_{value}"] = forms.IntegerField(
                 label=label,
@@ -72,8 +88,9 @@ class CampaignForm(forms.Form):
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
         defaults = campaign_defaults(data.get("kind", Campaign.Kind.QUESTIONS))
-        for name in ("review_warmup", "review_warmup_rate", "seconds_per_question"):  # optional
-            if data.get(name) is None:
+        optional = ("language", "review_warmup", "review_warmup_rate", "seconds_per_question")
+        for name in optional:
+            if data.get(name) in (None, ""):
                 data[name] = defaults[name]
         data["question_type_targets"] = {
             value: self.cleaned_data[f"target_{value}"]
@@ -85,9 +102,7 @@ class CampaignForm(forms.Form):
     @classmethod
     def initial_for(cls, campaign: Campaign) -> dict:
         initial = {
-            name: getattr(campaign, name)
-            for name in FIELDS
-            if name not in ("language", "question_type_targets")
+            name: getattr(campaign, name) for name in FIELDS if name != "question_type_targets"
         }
         initial |= {f"target_{k}": v for k, v in campaign.question_type_targets.items()}
         return initial

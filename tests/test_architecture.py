@@ -45,6 +45,7 @@ PURE = {
     "annotation.sampling",
     "annotation.validation",
     "annotation.question_types",
+    "annotation.guidelines",
     "exports.formats",
     "evaluation.metrics",
     "evaluation.official_squad_v11",

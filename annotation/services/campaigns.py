@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from annotation.guidelines import default_guidelines
 from annotation.models import Campaign, QuestionType
 from core.errors import ServiceError
 from corpus.models import Split
@@ -131,12 +132,24 @@ def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
 
 
 def campaign_create(*, created_by=None, **fields) -> Campaign:
-    """Create a campaign; fields left out take FQuAD's defaults."""
+    """Create a campaign; fields left out take FQuAD's defaults.
+
+    Without guidelines (left out or blank), it starts with FQuAD's, in its language
+    (`annotation.guidelines`), saying its own number of questions and pace.
+    """
     unknown = set(fields) - set(FIELDS)
     if unknown:
         raise TypeError(f"unknown campaign fields: {sorted(unknown)}")
-    defaults = campaign_defaults(fields.get("kind", Campaign.Kind.QUESTIONS))
-    return _save(Campaign(created_by=created_by), defaults | fields)
+    data = campaign_defaults(fields.get("kind", Campaign.Kind.QUESTIONS)) | fields
+    if not str(data["guidelines"] or "").strip() and not campaign_check(data):
+        data["guidelines"] = default_guidelines(
+            kind=data["kind"],
+            language=data["language"],
+            low=data["questions_min"],
+            high=data["questions_max"],
+            seconds=data["seconds_per_question"],
+        )
+    return _save(Campaign(created_by=created_by), data)
 
 
 def campaign_update(*, campaign: Campaign, **fields) -> Campaign:

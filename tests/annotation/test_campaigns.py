@@ -199,3 +199,44 @@ def test_review_warm_up_settings_are_checked_and_kept(admin_user):
     assert (made.json()["review_warmup"], made.json()["review_warmup_rate"]) == (10, "0.50")
     campaign = Campaign.objects.get(name="W")
     assert (campaign.review_warmup, str(campaign.review_warmup_rate)) == (10, "0.50")
+
+
+def test_a_new_campaign_starts_with_fquads_guidelines_in_its_language(db):
+    french = campaign_create(name="Questions FR")
+    english = campaign_create(name="Questions EN", language="en", questions_min=2)
+    answers = campaign_create(name="Réponses", kind="additional_answers")
+    german = campaign_create(name="Fragen", language="de")
+    chosen = campaign_create(name="Mine", guidelines="## Nos règles")
+
+    assert french.guidelines.startswith("## Écrire les questions\n")
+    assert "**3 à 5 questions**" in french.guidelines
+    assert "Comptez environ une minute par question." in french.guidelines
+    assert "**2 to 5 questions**" in english.guidelines
+    assert "Spend about a minute on each question." in english.guidelines
+    assert "Comptez environ 30 secondes par question." in answers.guidelines
+    assert german.guidelines.startswith("## Writing the questions\n")  # no German text yet
+    assert chosen.guidelines == "## Nos règles"
+    campaign_update(campaign=chosen, guidelines="")
+    chosen.refresh_from_db()
+    assert chosen.guidelines == ""  # an admin may clear them later
+
+
+def test_the_campaign_page_offers_the_language(admin_client):
+    response = admin_client.post(
+        "/manage/campaigns/new/",
+        {
+            "name": "English",
+            "kind": "questions",
+            "language": "en",
+            "splits": ["train"],
+            "questions_min": 3,
+            "questions_max": 5,
+            "review_rate": "0.25",
+            "extra_answers": 2,
+            "lease_minutes": 30,
+            "active": "on",
+        },
+    )
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(name="English")
+    assert (campaign.language, campaign.guidelines[:25]) == ("en", "## Writing the questions\n")

@@ -55,33 +55,12 @@ SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 
 DEMO_CAMPAIGN = "Démo — questions"
 DEMO_ANSWERS_CAMPAIGN = "Démo — réponses supplémentaires"
-DEMO_ANSWERS_GUIDELINES = """\
-## Répondre aux questions des autres
-
-- Lisez la question, puis sélectionnez dans le paragraphe le **plus petit passage** qui y
-  répond.
-- Si le paragraphe ne répond pas à la question, cliquez sur « Le paragraphe n'y répond pas ».
-- Comptez environ 30 secondes par question.
-"""
-DEMO_GUIDELINES = """\
-## Écrire les questions
-
-- Lisez tout le paragraphe, puis écrivez **3 à 5 questions** dont la réponse est dans le texte.
-- Pour chaque question, sélectionnez le **plus petit passage** qui y répond.
-- Variez les mots interrogatifs : *qui*, *quand*, *où*, *combien*, mais aussi *pourquoi* et
-  *comment*.
-- Reformulez : ne recopiez pas une phrase du paragraphe en la terminant par un point
-  d'interrogation.
-- Comptez environ une minute par question.
-"""
-
-
 def demo_campaign_ensure() -> bool:
     """Create the demo questions campaign unless it exists; return True when created."""
     if Campaign.objects.filter(name=DEMO_CAMPAIGN).exists():
         return False
     campaign_create(
-        name=DEMO_CAMPAIGN, guidelines=DEMO_GUIDELINES, question_type_targets={"why": 10, "how": 10}
+        name=DEMO_CAMPAIGN, question_type_targets={"why": 10, "how": 10}
     )
     return True
 
@@ -94,7 +73,6 @@ def demo_answers_campaign_ensure() -> bool:
         name=DEMO_ANSWERS_CAMPAIGN,
         kind=Campaign.Kind.ADDITIONAL_ANSWERS,
         splits=["dev", "test"],
-        guidelines=DEMO_ANSWERS_GUIDELINES,
     )
     return True
 
