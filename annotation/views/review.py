@@ -15,7 +15,7 @@ from annotation.models import Answer, Campaign, Lease, RejectReason, Review
 from annotation.selectors.quality import review_queue
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
-from annotation.views.work import own_lease
+from annotation.views.work import own_lease, span_messages
 from core.errors import ServiceError
 from core.inputs import form_int
 from core.permissions import role_required
@@ -91,6 +91,7 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
             "answer": _("Answer"),
             "selected": _("Selected answer"),
             "corrected": _("Corrected answer"),
+            **span_messages(),
         },
     }
     return render(request, "annotation/review.html", context, status=status)

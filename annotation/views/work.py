@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -91,6 +92,7 @@ def _page_messages() -> dict:
         "edit": _("Edit"),
         "delete": _("Delete"),
         "answer": _("Answer"),
+        "answerLabel": _("Answer:"),
         "submitted": _("Sent. Thank you!"),
         "refused": _("The server refused the paragraph: see the messages below."),
         "offline": _("The server cannot be reached; nothing is lost, try again."),
@@ -99,6 +101,20 @@ def _page_messages() -> dict:
             "Your lease expired and another annotator took this paragraph: copy your "
             "questions before leaving."
         ),
+        "unfinished": _(
+            "Finish the question you are writing (it needs its answer) or clear it, then send."
+        ),
+        "tooMany": _("You have reached the maximum of %(max)s questions."),
+        **span_messages(),
+    }
+
+
+def span_messages() -> dict:
+    """What the pages with the span tool say about word cuts and the pace."""
+    return {
+        "cutStart": _("The answer starts inside the word “%(word)s”."),
+        "cutEnd": _("The answer ends inside the word “%(word)s”."),
+        "pace": _("%(spent)s / about %(guide)s"),
     }
 
 
@@ -119,6 +135,7 @@ def lease_page(request, pk: int):
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
         "page_messages": _page_messages(),
+        "time_zone": timezone.get_current_timezone_name(),
         "urls": {
             "draft": reverse("api:lease-draft", args=[lease.pk]),
             "submit": reverse("api:lease-submit", args=[lease.pk]),
@@ -149,6 +166,7 @@ def _answer_messages() -> dict:
         "saveFailed": _("The draft could not be saved; your selection stays here. Retrying…"),
         "selected": _("Selected answer"),
         "taken": _("Your lease expired and someone else took this question."),
+        **span_messages(),
     }
 
 
@@ -161,6 +179,7 @@ def _answer_page(request, lease: Lease, errors=None, status=200):
         "article": lease.paragraph.article,
         "errors": errors or {},
         "page_messages": _answer_messages(),
+        "time_zone": timezone.get_current_timezone_name(),
         "urls": {"draft": reverse("api:lease-draft", args=[lease.pk])},
     }
     return render(request, "annotation/answer.html", context, status=status)

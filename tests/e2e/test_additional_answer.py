@@ -130,3 +130,74 @@ def test_the_no_answer_button(page, live_server, to_answer):
         0,
     )
     assert page.console_problems == []
+
+
+# Issue 12: whole words by default, a cut on purpose flagged, the pace, English wording.
+
+
+def test_a_drag_takes_whole_words_and_the_pace_counts_against_30_seconds(
+    browser, live_server, to_answer
+):
+    campaign, questions = to_answer
+    context = browser.new_context(locale="fr-FR", timezone_id="UTC")
+    page = context.new_page()
+    page.clock.install(time="2025-01-15T13:00:00Z")
+    page.clock.pause_at("2025-01-15T13:00:01Z")  # from now on, time moves only when told
+    open_next_question(page, live_server, campaign)
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.reload()
+    expect(page.locator("#pace-line")).to_have_text("Time on this question: 0:00 / about 0:30")
+    expect(page.locator(".selected-answer > span")).to_have_text("Selected answer:")
+
+    drag_over(page, TEXT, "Exposition universel")  # cut inside "universelle"
+    expect(page.locator("#answer-preview")).to_have_text("Exposition universelle")
+    expect(page.locator("#answer-hints li")).to_have_count(0)
+    page.clock.run_for(12_000)
+    expect(page.locator("#pace")).to_have_text("0:12 / about 0:30")
+
+    page.get_by_role("button", name="Select inside words").click()
+    page.evaluate("getSelection().removeAllRanges()")
+    drag_over(page, TEXT, "Exposition universel")
+    expect(page.locator("#answer-preview")).to_have_text("Exposition universel")
+    expect(page.locator("#answer-hints li")).to_have_text(
+        ["The answer ends inside the word “universelle”."]
+    )
+    page.locator("#send-answer").click()  # a cut on purpose is the annotator's call
+    expect(page.locator("#question-to-answer")).to_have_text("Qui la construisit ?")
+    answer = Answer.objects.get(kind="additional")
+    assert (answer.text, answer.answer_start) == (
+        "Exposition universel",
+        TEXT.index("Exposition universel"),
+    )
+    assert answer.seconds_spent == 12
+    context.close()
+
+
+def drag_over(page, text, phrase):
+    """Press on phrase's first character and release on its last, in #paragraph."""
+    start = text.index(phrase)
+    box = page.evaluate(
+        """([start, end]) => {
+            const p = document.getElementById('paragraph');
+            const text = p.textContent;
+            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
+                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
+            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+            const locate = (offset) => { let node, seen = 0;
+                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
+                    return [node, offset - seen]; seen += node.length; } };
+            const [a, ao] = locate(u(start)); walker.currentNode = p;
+            const [b, bo] = locate(u(end));
+            const range = document.createRange();
+            range.setStart(a, ao); range.setEnd(b, bo);
+            const rects = range.getClientRects();
+            const first = rects[0], last = rects[rects.length - 1];
+            return [first.left + 1, (first.top + first.bottom) / 2,
+                    last.right - 1, (last.top + last.bottom) / 2];
+        }""",
+        [start, start + len(phrase)],
+    )
+    page.mouse.move(box[0], box[1])
+    page.mouse.down()
+    page.mouse.move(box[2], box[3], steps=8)
+    page.mouse.up()

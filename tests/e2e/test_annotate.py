@@ -213,3 +213,292 @@ def test_a_paragraph_with_a_carriage_return_keeps_its_offsets(page, live_server,
     expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
     assert page.console_problems == []
     assert {a.answer_start for a in Answer.objects.all()} == {start}
+
+
+# Issue 12, item 9: few actions, nothing editable once sent; items 8, 13 and 17 on this page.
+
+
+def box_of(page, text, phrase):
+    """Return [x1, y1, x2, y2]: the left edge of phrase's first character and the right edge
+    of its last, in #paragraph (Python code-point offsets into text)."""
+    start = text.index(phrase)
+    return page.evaluate(
+        """([start, end]) => {
+            const p = document.getElementById('paragraph');
+            const text = p.textContent;
+            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
+                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
+            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+            const locate = (offset) => { let node, seen = 0;
+                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
+                    return [node, offset - seen]; seen += node.length; } };
+            const [a, ao] = locate(u(start)); walker.currentNode = p;
+            const [b, bo] = locate(u(end));
+            const range = document.createRange();
+            range.setStart(a, ao); range.setEnd(b, bo);
+            const rects = range.getClientRects();
+            const first = rects[0], last = rects[rects.length - 1];
+            return [first.left + 1, (first.top + first.bottom) / 2,
+                    last.right - 1, (last.top + last.bottom) / 2];
+        }""",
+        [start, start + len(phrase)],
+    )
+
+
+class Actions:
+    """The user's actions, counted: a drag, a click, a key press, one question's typing."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def drag(self, text, phrase):
+        box = box_of(self.page, text, phrase)
+        self.page.mouse.move(box[0], box[1])
+        self.page.mouse.down()
+        self.page.mouse.move(box[2], box[3], steps=8)
+        self.page.mouse.up()
+        self.count += 1
+
+    def type(self, words):
+        self.page.keyboard.type(words)  # into whatever has the focus: no click first
+        self.count += 1
+
+    def press(self, key):
+        self.page.keyboard.press(key)
+        self.count += 1
+
+
+QUESTIONS = [
+    ("Quelle est la longueur de la Loire ?", "1 006 kilomètres"),
+    ("Où la Loire prend-elle sa source ?", "mont Gerbier-de-Jonc"),
+    ("Dans quelle ville la Loire se jette-t-elle ?", "Saint-Nazaire"),
+]
+
+
+@pytest.mark.parametrize("order", ["question first", "answer first"])
+def test_three_questions_are_written_and_sent_in_nine_actions(page, live_server, setup, order):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")  # the script ran
+    expect(page.get_by_label("Question", exact=True)).to_be_focused()
+    act = Actions(page)
+
+    for number, (question, answer) in enumerate(QUESTIONS, 1):
+        if order == "question first":
+            act.type(question)
+            act.drag(TEXT, answer)
+        else:
+            act.drag(TEXT, answer)
+            expect(page.get_by_label("Question", exact=True)).to_be_focused()
+            act.type(question)
+        expect(page.locator("#answer-preview")).to_have_text(answer)
+        act.press("Control+Enter" if number == 3 else "Enter")  # the last one adds and sends
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+
+    assert act.count == 9
+    stored = list(Question.objects.order_by("position"))
+    assert [(q.text, q.answers.get().text) for q in stored] == QUESTIONS
+    for q in stored:
+        answer = q.answers.get()
+        assert TEXT[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
+    assert page.console_problems == []
+
+
+def test_once_sent_the_questions_are_shown_not_editable(page, live_server, setup):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    for question, answer in QUESTIONS:
+        add(page, question, answer)
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+
+    expect(page.locator("#question-list .question-text")).to_have_text([q for q, _ in QUESTIONS])
+    expect(page.locator("#question-list button")).to_have_count(0)
+    expect(page.locator("#question-form")).to_be_hidden()
+    expect(page.locator("#submit-paragraph")).to_be_hidden()
+    expect(page.locator("#select-inside-words")).to_be_hidden()
+    expect(page.locator("#next-paragraph")).to_be_focused()
+    # A selection in the paragraph changes nothing any more.
+    box = box_of(page, TEXT, "Ardèche")
+    page.mouse.move(box[0], box[1])
+    page.mouse.down()
+    page.mouse.move(box[2], box[3], steps=4)
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    expect(page.locator("#paragraph mark.answer-candidate")).to_have_count(0)
+    expect(page.locator("#paragraph mark.answer-mark")).to_have_count(3)
+    assert Question.objects.count() == 3
+    assert page.console_problems == []
+
+
+def test_send_takes_the_complete_question_along_and_keeps_an_unfinished_one(
+    page, live_server, setup
+):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    add(page, *QUESTIONS[0])
+    add(page, *QUESTIONS[1])
+    # Two added; the third is written but has no answer yet: sending keeps it on screen.
+    page.get_by_label("Question", exact=True).fill(QUESTIONS[2][0])
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#submit-errors")).to_contain_text(
+        "Finish the question you are writing"  # not in the catalogue yet: English
+    )
+    expect(page.get_by_label("Question", exact=True)).to_have_value(QUESTIONS[2][0])
+    assert Question.objects.count() == 0
+    drag_select(page, QUESTIONS[2][1])
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+    assert [q.text for q in Question.objects.order_by("position")] == [q for q, _ in QUESTIONS]
+
+
+def english(page, live_server):
+    """Switch the pages to English (the language cookie) and reload the current one."""
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.reload()
+
+
+def test_a_drag_takes_whole_words_and_a_cut_on_purpose_is_flagged(page, live_server, setup):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    english(page, live_server)
+    page.get_by_role("button", name="Next paragraph").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
+    act = Actions(page)
+
+    act.drag(TEXT, "1 00")  # cut inside "006"
+    expect(page.locator("#answer-preview")).to_have_text("1 006")
+    expect(page.locator("#question-hints li")).to_have_count(0)
+    expect(page.locator(".selected-answer > span")).to_have_text("Selected answer:")
+
+    page.get_by_role("button", name="Select inside words").click()
+    expect(page.get_by_role("button", name="Select inside words")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.evaluate("getSelection().removeAllRanges()")
+    act.drag(TEXT, "1 006 kilomètre")
+    expect(page.locator("#answer-preview")).to_have_text("1 006 kilomètre")
+    expect(page.locator("#question-hints li")).to_have_text(
+        ["The answer ends inside the word “kilomètres”."]
+    )
+    page.get_by_label("Question", exact=True).fill("Quelle longueur ?")
+    page.keyboard.press("Enter")
+    expect(page.locator("#question-list .question-answer")).to_have_text("Answer: 1 006 kilomètre")
+    expect(page.locator("#question-list .hint")).to_have_text(
+        "The answer ends inside the word “kilomètres”."
+    )
+    assert page.console_problems == []
+
+
+def test_the_draft_time_is_the_servers_time_zone_in_the_pages_language(page, live_server, setup):
+    page.context.clock.set_fixed_time("2025-01-15T13:03:27Z")  # the browser runs on UTC
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")  # the script ran
+    page.get_by_label("Question", exact=True).fill("Quel fleuve ?")
+    expect(page.locator("#draft-status")).to_have_text("Brouillon enregistré à 14:03:27")
+
+    english(page, live_server)
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
+    page.get_by_label("Question", exact=True).fill("Which river?")
+    expect(page.locator("#draft-status")).to_have_text("Draft saved at 2:03:27\u202fPM")
+
+
+def test_the_pace_shows_the_time_on_this_question_against_the_guideline(
+    browser, live_server, setup
+):
+    context = browser.new_context(locale="fr-FR", timezone_id="UTC")
+    page = context.new_page()
+    page.clock.install(time="2025-01-15T13:00:00Z")
+    page.clock.pause_at("2025-01-15T13:00:01Z")  # from now on, time moves only when told
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    english(page, live_server)
+    page.get_by_role("button", name="Next paragraph").click()
+    expect(page.locator("#pace-line")).to_have_text("Time on this question: 0:00 / about 1:00")
+
+    page.keyboard.type("Quelle est la longueur")
+    page.clock.run_for(42_000)
+    expect(page.locator("#pace")).to_have_text("0:42 / about 1:00")
+    drag_select(page, "1 006 kilomètres")
+    page.keyboard.type(" de la Loire ?")
+    page.clock.run_for(60_000)
+    expect(page.locator("#pace")).to_have_text("1:42 / about 1:00")  # quiet: same look
+    page.keyboard.press("Enter")
+    expect(page.locator("#pace")).to_have_text("0:00 / about 1:00")  # the next question
+    page.clock.run_for(1_000)  # the draft is saved 0.8 s after a change
+    for _ in range(50):
+        if Lease.objects.get().draft.get("questions"):
+            break
+        page.wait_for_timeout(100)
+    assert [q["seconds"] for q in Lease.objects.get().draft["questions"]] == [102]
+    context.close()
+
+
+def visible_box(page, selector):
+    """Return the element's box in the viewport: {top, bottom, left, right}."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+                  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }""",
+        selector,
+    )
+
+
+def test_on_a_wide_screen_the_paragraph_is_beside_the_questions(browser, live_server, setup):
+    context = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
+
+    paragraph, question = visible_box(page, "#paragraph"), visible_box(page, "#question-text")
+    assert paragraph["right"] < question["left"]  # side by side
+    assert paragraph["top"] < 768 and question["bottom"] < 768  # both on screen at once
+    for q, a in QUESTIONS:
+        add(page, q, a)
+    page.locator("#submit-paragraph").scroll_into_view_if_needed()
+    paragraph = visible_box(page, "#paragraph")
+    assert paragraph["bottom"] > 0 and paragraph["top"] < 768  # still in view
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    context.close()
+
+
+LONG_TEXT = TEXT + (
+    " Son bassin versant couvre plus d'un cinquième du territoire métropolitain ; ses crues, "
+    "redoutées depuis le Moyen Âge, ont fait élever des levées de terre le long de son cours. "
+    "Le fleuve fut longtemps navigable : gabares et toues transportaient vins, sel, ardoises "
+    "et tuffeau entre Nantes, Orléans et le canal de Briare, jusqu'à l'arrivée du chemin de "
+    "fer au milieu du XIXe siècle. Le Val de Loire entre Sully-sur-Loire et Chalonnes-sur-"
+    "Loire est inscrit au patrimoine mondial de l'Unesco depuis l'an 2000. Ses principaux "
+    "affluents sont l'Allier, le Cher, l'Indre, la Vienne et la Maine ; son estuaire, large "
+    "de plusieurs kilomètres, accueille le grand port maritime de Nantes-Saint-Nazaire."
+)
+
+
+def test_on_a_phone_the_paragraph_stays_in_reach_while_writing(browser, live_server, db):
+    assert len(LONG_TEXT) > 850  # a long paragraph fills a phone's screen by itself
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Loire", source_title="Loire"),
+        paragraphs=[LONG_TEXT],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    campaign_create(name="Questions", splits=["dev"])
+    UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
+    context = browser.new_context(
+        locale="fr-FR", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
+
+    paragraph, question = visible_box(page, "#paragraph"), visible_box(page, "#question-text")
+    assert paragraph["top"] >= 0 and question["bottom"] <= 844  # on screen together
+    page.locator("#submit-paragraph").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 400)")
+    paragraph = visible_box(page, "#paragraph")
+    assert paragraph["top"] >= 0 and paragraph["bottom"] <= 844 * 0.6  # kept at the top
+    assert page.evaluate("window.scrollY") > 0  # the page did scroll under it
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

@@ -151,3 +151,73 @@ def test_reviewer_corrects_the_span_with_the_mouse_and_the_question(page, live_s
     )
     assert review.seconds_spent >= 0
     assert page.console_problems == []
+
+
+# Issue 12: an answer cut inside a word is flagged to the reviewer, and a correction made with
+# the mouse takes whole words.
+
+
+def test_a_cut_answer_is_flagged_and_the_correction_takes_whole_words(page, live_server, db):
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
+        paragraphs=[TEXT],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
+    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
+    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
+    lease = lease_claim_next(campaign=campaign, annotator=author).lease
+    texts = ["Qui dirigea les travaux ?", "Que relie le canal ?", "Quand fut-il inauguré ?"]
+    answers = ["Pierre-Paul Riq", "Toulouse", "1681"]  # the first one cut inside "Riquet"
+    questions = questions_submit(
+        lease=lease,
+        questions=[
+            {"text": t, "answer_start": TEXT.index(a), "answer_text": a}
+            for t, a in zip(texts, answers, strict=True)
+        ],
+    )
+    sign_in(page, live_server, "e2e-rev", PASSWORD)
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.reload()
+    page.locator(
+        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
+    ).click()
+    expect(page.locator("#review-question")).to_have_text("Qui dirigea les travaux ?")
+    expect(page.locator("#answer-hints li")).to_have_text(
+        ["The answer ends inside the word “Riquet”."]
+    )
+
+    page.keyboard.press("c")
+    expect(
+        page.locator(".verdict-part[data-verdict=correct] .selected-answer > span")
+    ).to_have_text("Corrected answer:")
+    page.evaluate("getSelection().removeAllRanges()")
+    box = page.evaluate(
+        """([s, e]) => { const p = document.getElementById('paragraph');
+            const w = document.createTreeWalker(p, NodeFilter.SHOW_TEXT); let n, seen = 0, a, b;
+            while ((n = w.nextNode())) { if (!a && seen + n.length >= s) a = [n, s - seen];
+              if (!b && seen + n.length >= e) b = [n, e - seen]; seen += n.length; }
+            const r = document.createRange(); r.setStart(...a); r.setEnd(...b);
+            const rs = r.getClientRects(), f = rs[0], l = rs[rs.length - 1];
+            return [f.left + 1, (f.top + f.bottom) / 2, l.right - 1, (l.top + l.bottom) / 2]; }""",
+        [utf16(TEXT, TEXT.index("Paul Riq")), utf16(TEXT, TEXT.index("Paul Riq") + 8)],
+    )
+    page.mouse.move(box[0], box[1])
+    page.mouse.down()
+    page.mouse.move(box[2], box[3], steps=8)
+    page.mouse.up()
+    expect(page.locator("#corrected-preview")).to_have_text("Paul Riquet")  # "Pierre-" stays out
+    expect(page.locator("#correction-hints li")).to_have_count(0)
+    page.locator("#send-review").click()
+
+    expect(page.locator("#review-question")).to_have_text("Que relie le canal ?")
+    version = QuestionRevision.objects.get(question=questions[0], number=2)
+    assert (version.answer_start, version.answer_text) == (TEXT.index("Paul Riquet"), "Paul Riquet")
+    assert page.console_problems == []
+
+
+def utf16(text, index):
+    return len(text[:index].encode("utf-16-le")) // 2

@@ -4,6 +4,12 @@
  * draft (debounced) so a closed tab, a crash or an expired lease loses nothing; the server
  * validates everything again on submit, and a refusal keeps the text on screen.
  * All text goes into the page through textContent: nothing here builds HTML from strings.
+ *
+ * Few actions per question: the question field has the focus when the page opens; Enter adds
+ * the question from the field or from the paragraph; a mouse selection made before the question
+ * is written hands the focus back to the field; "Send" (or Ctrl+Enter) takes the question being
+ * written along when it is complete. Three questions: type, select, Enter, twice, then type,
+ * select, Ctrl+Enter: nine actions.
  */
 (function () {
   "use strict";
@@ -15,11 +21,14 @@
   const T = JSON.parse($("annotate-messages").textContent);
   const paragraphEl = $("paragraph");
   const paragraph = JSON.parse($("paragraph-source").textContent);
-  paragraphEl.textContent = paragraph;
+  if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;  // e.g. a CR
   const min = Number(root.dataset.min);
   const max = Number(root.dataset.max);
+  const pace = Number(root.dataset.paceSeconds) || 0;
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   const textInput = $("question-text");
+  const exactButton = $("select-inside-words");
+  const sendButton = $("submit-paragraph");
 
   const length = S.codePointLength(paragraph);
   const isSpan = (q) => q && Number.isInteger(q.start) && Number.isInteger(q.end) &&
@@ -47,10 +56,12 @@
   let startedAt = null;
   let saveTimer = null;
   let sent = false;
+  let detach = null;
 
   const norm = (text) => text.trim().split(/\s+/).join(" ").toLocaleLowerCase("fr");
   const tokens = (text) => text.toLocaleLowerCase("fr").match(/[\p{L}\p{N}]+/gu) || [];
   const paragraphTokens = tokens(paragraph);
+  const complete = (c) => Boolean(c.text.trim()) && c.start !== null && c.start < c.end;
 
   function longestSharedRun(words) {
     let best = 0;
@@ -65,6 +76,13 @@
     return best;
   }
 
+  /** The words a span cuts, as hints: "starts inside the word “1624”". */
+  function cutHints(start, end) {
+    const cut = S.cutWords(paragraph, start, end);
+    return [cut.start && T.cutStart.replace("%(word)s", cut.start),
+            cut.end && T.cutEnd.replace("%(word)s", cut.end)].filter(Boolean);
+  }
+
   function hintsFor(current, skipIndex) {
     const hints = [];
     const text = current.text.trim();
@@ -77,6 +95,7 @@
     if (current.start !== null) {
       const answer = S.slice(paragraph, current.start, current.end);
       if (answer.split(/\s+/).filter(Boolean).length > 20) hints.push(T.longAnswer);
+      hints.push(...cutHints(current.start, current.end));
     }
     return hints;
   }
@@ -92,7 +111,7 @@
     const spans = state.questions.map((q, i) => ({
       start: q.start, end: q.end, className: "answer-mark", label: `${T.answer} ${i + 1}`,
     }));
-    if (state.current.start !== null) {
+    if (!sent && state.current.start !== null) {
       spans.push({ start: state.current.start, end: state.current.end,
                    className: "answer-candidate", label: T.selected });
     }
@@ -106,25 +125,29 @@
       const item = element("li", undefined, "question-item");
       item.append(element("p", q.text, "question-text"));
       const answer = element("p", undefined, "question-answer");
-      answer.append(element("span", `${T.answer} : `), element("q", S.slice(paragraph, q.start, q.end)));
+      answer.append(element("span", T.answerLabel), " ", element("q", S.slice(paragraph, q.start, q.end)));
       item.append(answer);
+      for (const hint of cutHints(q.start, q.end)) item.append(element("p", hint, "hint"));
       for (const message of (errors && errors[i]) || []) {
         item.append(element("p", message, "field-error"));
       }
-      const edit = element("button", T.edit, "button-small");
-      edit.type = "button";
-      edit.disabled = state.editing !== null;
-      edit.addEventListener("click", () => startEdit(i));
-      const remove = element("button", T.delete, "button-small");
-      remove.type = "button";
-      remove.disabled = state.editing !== null;  // indexes must not move under an edit
-      remove.addEventListener("click", () => { state.questions.splice(i, 1); changed(); });
-      item.append(edit, remove);
+      if (!sent) {  // once sent, the questions are shown, not editable
+        const edit = element("button", T.edit, "button-small");
+        edit.type = "button";
+        edit.disabled = state.editing !== null;
+        edit.addEventListener("click", () => startEdit(i));
+        const remove = element("button", T.delete, "button-small");
+        remove.type = "button";
+        remove.disabled = state.editing !== null;  // indexes must not move under an edit
+        remove.addEventListener("click", () => { state.questions.splice(i, 1); changed(); });
+        item.append(edit, remove);
+      }
       list.append(item);
     });
     const count = state.questions.length;
+    const sending = count + (state.editing === null && complete(state.current) ? 1 : 0);
     $("question-counter").textContent = `${count} / ${min}–${max}`;
-    $("submit-paragraph").disabled = sent || count < min || count > max || state.editing !== null;
+    sendButton.disabled = sent || sending < min || sending > max || state.editing !== null;
     $("add-question").disabled = state.editing === null && count >= max;
     $("cancel-edit").hidden = state.editing === null;
   }
@@ -142,6 +165,12 @@
     renderCurrent();
   }
 
+  let clock = null;
+  try {
+    clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+      timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
+  } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+
   function saveDraft() {
     clearTimeout(saveTimer);
     saveTimer = null;
@@ -149,7 +178,7 @@
     fetch(root.dataset.draftUrl, {
       method: "PUT", credentials: "same-origin", keepalive: true,  // survives closing the tab
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ draft: state }),
+      body: JSON.stringify({ draft: { ...state, current: { ...state.current, seconds: elapsed() } } }),
     }).then((response) => {
       if (response.status === 409 || response.status === 413) {
         return response.json().catch(() => ({})).then((data) => {
@@ -159,10 +188,12 @@
       }
       if (!response.ok) throw new Error(String(response.status));
       return response.json().then((lease) => {
-        const time = T.saved.replace("%(time)s", new Date().toLocaleTimeString());
+        if (sent) return;
+        const time = T.saved.replace("%(time)s", clock.format(new Date()));
         $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
       });
     }).catch(() => {
+      if (sent) return;
       $("draft-status").textContent = T.saveFailed;
       saveTimer = setTimeout(saveDraft, 5000);
     });
@@ -178,12 +209,22 @@
     const running = startedAt === null ? 0 : Math.round((Date.now() - startedAt) / 1000);
     return (state.current.seconds || 0) + running;
   }
+  const minutes = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  function showPace() {
+    if (!pace || sent) return;
+    $("pace").textContent = T.pace.replace("%(spent)s", minutes(elapsed())).replace("%(guide)s", minutes(pace));
+  }
+
+  /** Start the clock of the current question (its first keystroke or its first selection). */
+  function started() { if (startedAt === null) startedAt = Date.now(); }
+  /** Stop the clock: its time goes into the current question. */
+  function stopClock() { state.current.seconds = elapsed(); startedAt = null; }
 
   function startEdit(index) {
     if (state.editing !== null) return;
     const q = state.questions[index];
-    state.pending = { ...state.current, seconds: elapsed() };  // the unsent question waits
-    startedAt = null;
+    stopClock();
+    state.pending = { ...state.current };  // the unsent question waits
     state.editing = index;
     state.current = { text: q.text, start: q.start, end: q.end, seconds: q.seconds || 0 };
     textInput.value = q.text;
@@ -204,14 +245,17 @@
     changed();
   }
 
+  /** Add (or put back, when editing) the current question; return whether it was. */
   function addQuestion() {
     const c = state.current;
     const problems = [];
     if (!c.text.trim()) problems.push(T.needText);
     if (c.start === null || c.start === c.end) problems.push(T.needAnswer);
+    if (state.editing === null && state.questions.length >= max) problems.push(T.tooMany.replace("%(max)s", String(max)));
     if (problems.length) {
       $("question-hints").replaceChildren(...problems.map((p) => element("li", p, "field-error")));
-      return;
+      if (!c.text.trim()) textInput.focus();
+      return false;
     }
     const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed() };
     if (state.editing === null) {
@@ -226,6 +270,8 @@
     }
     changed();
     textInput.focus();
+    showPace();
+    return true;
   }
 
   function showErrors(errors) {
@@ -241,9 +287,32 @@
     render(perQuestion);
   }
 
+  function finish() {
+    sent = true;
+    clearTimeout(saveTimer);
+    if (detach) detach();
+    root.classList.add("is-sent");
+    $("question-form").hidden = true;
+    sendButton.hidden = true;
+    $("pace-line").hidden = true;
+    exactButton.hidden = true;
+    $("submit-errors").replaceChildren();
+    $("draft-status").textContent = "";
+    $("after-submit").hidden = false;
+    $("next-paragraph").focus();
+    render();
+  }
+
   function submit() {
-    if ($("submit-paragraph").disabled) return;
-    $("submit-paragraph").disabled = true;
+    if (sent || state.editing !== null) return;
+    // The question being written goes along when it is complete; a started one is never
+    // dropped silently.
+    if (state.current.text.trim() && !addQuestion()) {
+      $("submit-errors").replaceChildren(element("p", T.unfinished));
+      return;
+    }
+    if (sendButton.disabled) return;
+    sendButton.disabled = true;
     const body = {
       questions: state.questions.map((q) => ({
         text: q.text, answer_start: q.start,
@@ -255,50 +324,55 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body),
     }).then((response) => response.json().catch(() => ({})).then((data) => {
-      if (response.ok) {
-        sent = true;
-        clearTimeout(saveTimer);
-        $("question-form").hidden = true;
-        $("submit-errors").replaceChildren();
-        $("after-submit").hidden = false;
-        $("next-paragraph").focus();
-        renderList();
-      } else {
-        showErrors(data.errors);
-      }
+      if (response.ok) finish();
+      else showErrors(data.errors);
     })).catch(() => {
       $("submit-errors").replaceChildren(element("p", T.offline));
       renderList();
     });
   }
 
-  S.attach(paragraphEl, {
-    onSelect: ({ start, end }) => {
+  detach = S.attach(paragraphEl, {
+    exact: () => exactButton.getAttribute("aria-pressed") === "true",
+    onSelect: ({ start, end }, { by }) => {
+      started();
       state.current.start = start;
       state.current.end = end;
       changed();
+      // Selected first: the question is typed next, without a click on its field.
+      if (by === "mouse" && !state.current.text.trim()) textInput.focus({ preventScroll: true });
     },
   });
+  exactButton.addEventListener("click", () => {
+    exactButton.setAttribute("aria-pressed", String(exactButton.getAttribute("aria-pressed") !== "true"));
+  });
   textInput.addEventListener("input", () => {
-    if (startedAt === null) startedAt = Date.now();
+    started();
     state.current.text = textInput.value;
     changed();
   });
+  const plainEnter = (event) => event.key === "Enter" && !event.shiftKey && !event.ctrlKey &&
+    !event.metaKey && !event.altKey;
   textInput.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.ctrlKey && !event.metaKey) {
-      event.preventDefault();
-      addQuestion();
-    }
+    if (plainEnter(event)) { event.preventDefault(); addQuestion(); }
+  });
+  paragraphEl.addEventListener("keydown", (event) => {
+    if (plainEnter(event) && !sent) { event.preventDefault(); addQuestion(); }
   });
   $("question-form").addEventListener("submit", (event) => { event.preventDefault(); addQuestion(); });
   $("cancel-edit").addEventListener("click", cancelEdit);
-  $("submit-paragraph").addEventListener("click", submit);
+  sendButton.addEventListener("click", submit);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
     if (event.key === "Escape" && state.editing !== null) cancelEdit();
   });
   window.addEventListener("beforeunload", () => { if (saveTimer) saveDraft(); });
 
-  textInput.value = state.current.text || "";
+  // Text typed before this script ran (a slow load) is kept, unless the draft has its own.
+  if (state.current.text || !textInput.value) textInput.value = state.current.text;
+  else state.current.text = textInput.value;
   render();
+  if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
+  textInput.focus({ preventScroll: true });
+  performance.mark("annotate:ready");
 }());

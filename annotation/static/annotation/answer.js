@@ -14,9 +14,11 @@
   const T = JSON.parse($("answer-messages").textContent);
   const paragraph = JSON.parse($("paragraph-source").textContent);
   const paragraphEl = $("paragraph");
+  const exactButton = $("select-inside-words");
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   const length = S.codePointLength(paragraph);
-  paragraphEl.textContent = paragraph;
+  const pace = Number(root.dataset.paceSeconds) || 0;
+  if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;
 
   let draft = {};
   try { draft = JSON.parse($("answer-draft").textContent || "{}") || {}; } catch (e) { draft = {}; }
@@ -27,6 +29,11 @@
   const openedAt = Date.now();
   let saveTimer = null;
   const seconds = () => earlier + Math.round((Date.now() - openedAt) / 1000);
+  let clock = null;
+  try {
+    clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+      timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
+  } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
 
   function render() {
     const has = state.start !== null;
@@ -37,7 +44,17 @@
     $("answer-start").value = has ? String(state.start) : "";
     $("answer-text").value = text;
     $("send-answer").disabled = !has;
+    const cut = has ? S.cutWords(paragraph, state.start, state.end) : {};
+    $("answer-hints").replaceChildren(...[
+      cut.start && T.cutStart.replace("%(word)s", cut.start),
+      cut.end && T.cutEnd.replace("%(word)s", cut.end),
+    ].filter(Boolean).map((hint) => Object.assign(document.createElement("li"), { textContent: hint })));
   }
+
+  const minutes = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const showPace = () => {
+    $("pace").textContent = T.pace.replace("%(spent)s", minutes(seconds())).replace("%(guide)s", minutes(pace));
+  };
 
   function saveDraft() {
     clearTimeout(saveTimer);
@@ -49,7 +66,7 @@
     }).then((response) => {
       if (!response.ok) throw new Error(String(response.status));
       return response.json().then((lease) => {
-        const time = T.saved.replace("%(time)s", new Date().toLocaleTimeString());
+        const time = T.saved.replace("%(time)s", clock.format(new Date()));
         $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
       });
     }).catch(() => {
@@ -59,6 +76,7 @@
   }
 
   S.attach(paragraphEl, {
+    exact: () => exactButton.getAttribute("aria-pressed") === "true",
     onSelect: ({ start, end }) => {
       if (start === end) return;
       state.start = start;
@@ -67,6 +85,9 @@
       clearTimeout(saveTimer);
       saveTimer = setTimeout(saveDraft, 800);
     },
+  });
+  exactButton.addEventListener("click", () => {
+    exactButton.setAttribute("aria-pressed", String(exactButton.getAttribute("aria-pressed") !== "true"));
   });
   $("answer-form").addEventListener("submit", () => {
     clearTimeout(saveTimer);
@@ -81,4 +102,5 @@
   });
   window.addEventListener("beforeunload", () => { if (saveTimer) saveDraft(); });
   render();
+  if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
 }());

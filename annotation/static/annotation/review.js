@@ -17,8 +17,9 @@
   const paragraph = JSON.parse($("paragraph-source").textContent);
   const paragraphEl = $("paragraph");
   const form = $("review-form");
+  const exactButton = $("select-inside-words");
   const startedAt = Date.now();
-  paragraphEl.textContent = paragraph;
+  if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;
 
   const originalEnd = original.start + S.codePointLength(original.text);
   const corrected = {
@@ -41,6 +42,19 @@
       part.hidden = part.dataset.verdict !== verdict();
     }
     $("corrected-preview").textContent = corrected.text;
+    showCuts($("answer-hints"), original.start, originalEnd);
+    if (Number.isInteger(corrected.start) && corrected.text) {
+      showCuts($("correction-hints"), corrected.start, corrected.start + S.codePointLength(corrected.text));
+    }
+  }
+
+  /** List, in `list`, the words the span [start, end) starts or ends inside. */
+  function showCuts(list, start, end) {
+    const cut = S.cutWords(paragraph, start, end);
+    list.replaceChildren(...[
+      cut.start && T.cutStart.replace("%(word)s", cut.start),
+      cut.end && T.cutEnd.replace("%(word)s", cut.end),
+    ].filter(Boolean).map((hint) => Object.assign(document.createElement("li"), { textContent: hint })));
   }
 
   function choose(value) {
@@ -53,6 +67,7 @@
   }
 
   S.attach(paragraphEl, {
+    exact: () => exactButton.getAttribute("aria-pressed") === "true",
     onSelect: ({ start, end }) => {
       if (start === end) return;
       if (verdict() !== "correct") choose("correct");
@@ -62,6 +77,9 @@
       $("corrected-text").value = corrected.text;
       render();
     },
+  });
+  exactButton.addEventListener("click", () => {
+    exactButton.setAttribute("aria-pressed", String(exactButton.getAttribute("aria-pressed") !== "true"));
   });
   form.addEventListener("change", render);
   form.addEventListener("submit", () => {
