@@ -1,5 +1,8 @@
 """Reads of the corpus: filtered article lists and the statistics tables."""
 
+from pathlib import Path
+
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Length
 
@@ -20,6 +23,34 @@ def article_list(*, split: str = "", wave: str = "", query: str = "") -> QuerySe
 
 def waves() -> list[str]:
     return list(Article.objects.order_by("wave").values_list("wave", flat=True).distinct())
+
+
+def next_wave() -> str:
+    """Suggest the wave of a new scrape: 1.0 for an empty corpus, else the latest one + 0.1
+    (1.1 after 1.0, 2.4 after 2.3); "" when the waves are not numbered that way."""
+    numbered = []
+    for wave in waves():
+        major, dot, minor = wave.partition(".")
+        if dot and major.isdigit() and minor.isdigit():
+            numbered.append((int(major), int(minor)))
+    if not numbered:
+        return "" if waves() else "1.0"
+    major, minor = max(numbered)
+    return f"{major}.{minor + 1}"
+
+
+def scraping_source() -> dict:
+    """Say where scrapes read from, for the scrape page: the offline demo or Wikipedia."""
+    offline = bool(settings.OFFLINE_WIKIPEDIA_FILE) and "/offline-wikipedia/" in (
+        settings.WIKIPEDIA_API_URL or ""
+    )
+    return {
+        "offline": offline,
+        "file": Path(settings.OFFLINE_WIKIPEDIA_FILE).name if offline else "",
+        "api_url": settings.WIKIPEDIA_API_URL
+        or f"https://{settings.WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php",
+        "user_agent_missing": not settings.WIKIPEDIA_USER_AGENT.strip(),
+    }
 
 
 COUNTS = ("articles", "paragraphs", "chars", "questions")

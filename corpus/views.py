@@ -15,7 +15,7 @@ from core.views import job_status_response
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
 from corpus.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
-from corpus.selectors import article_list, corpus_stats, waves
+from corpus.selectors import article_list, corpus_stats, next_wave, scraping_source, waves
 from corpus.services import article_set_split
 
 admin_only = role_required(Role.ADMIN)
@@ -84,7 +84,7 @@ def stats_page(request):
 @admin_only
 @require_http_methods(["GET", "POST"])
 def scrape_runs_page(request):
-    form, status = ScrapeRunForm(), 200
+    form, status = ScrapeRunForm(initial={"sample": 12, "wave": next_wave()}), 200
     if request.method == "POST":
         form = ScrapeRunForm(request.POST)
         if form.is_valid():
@@ -103,7 +103,8 @@ def scrape_runs_page(request):
                 return redirect("corpus:scrape-run", pk=run.pk)
         status = 400
     runs = ScrapeRun.objects.select_related("created_by")[:50]
-    return render(request, "corpus/scrape_runs.html", {"form": form, "runs": runs}, status=status)
+    context = {"form": form, "runs": runs, "source": scraping_source()}
+    return render(request, "corpus/scrape_runs.html", context, status=status)
 
 
 @admin_only

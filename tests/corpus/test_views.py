@@ -108,8 +108,9 @@ def test_stats_count_articles_and_paragraphs_per_split_and_wave(admin_client):
         },
     ]
     html = response.content.decode()
-    assert '<rect x="60" y="10" width="300" height="26" class="chart-bar">' in html
-    assert '<rect x="60" y="44" width="150" height="26" class="chart-bar">' in html
+    # Bars in percent of the largest value: 2 articles → 100, 1 → 50.
+    assert '<rect width="100.0" height="10" class="chart-bar">' in html
+    assert '<rect width="50.0" height="10" class="chart-bar">' in html
 
 
 def test_starting_a_scrape_run_from_the_page(admin_client, django_capture_on_commit_callbacks):
@@ -144,3 +145,17 @@ def test_bad_scrape_run_input_is_a_400_naming_the_field(admin_client, data, fiel
     assert field in response.context["form"].errors
     assert ScrapeRun.objects.count() == 0
     assert Article.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("existing", "suggested"),
+    [([], "1.0"), (["1.0"], "1.1"), (["1.0", "1.1", "2.3"], "2.4"), (["printemps"], "")],
+)
+def test_the_scrape_form_suggests_the_next_wave(admin_client, existing, suggested):
+    for i, wave in enumerate(existing):
+        Article.objects.create(
+            language="fr", title=f"A{i}", wave=wave, split="train", source="file", text_sha256=""
+        )
+    form = admin_client.get("/manage/corpus/scrape-runs/").context["form"]
+    assert (form.initial["wave"], form.initial["sample"]) == (suggested, 12)
+    assert form["category"].value() == "Article de qualité"
