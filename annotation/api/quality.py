@@ -1,4 +1,4 @@
-"""Admins: per-annotator quality, and pausing an annotator."""
+"""Per-annotator quality (reviewers and admins), and pausing an annotator (admins)."""
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
@@ -16,13 +16,19 @@ from annotation.api.serializers import (
 from annotation.models import Campaign
 from annotation.selectors.quality import quality_table
 from core.inputs import object_by_id
-from core.permissions import IsPlatformAdmin
+from core.permissions import HasRole, IsPlatformAdmin
+from core.roles import Role
+
+
+class IsReviewerOrAdmin(HasRole):
+    roles = (Role.REVIEWER, Role.ADMIN)
 
 
 class QualityView(APIView):
-    """Admins: per-annotator quality (questions, reviewed, verdict shares, median seconds)."""
+    """Reviewers and admins: per-annotator quality (questions, reviewed, verdict shares,
+    median seconds). Read-only: pausing stays with admins (`AnnotatorPauseView`)."""
 
-    permission_classes = [IsPlatformAdmin]
+    permission_classes = [IsReviewerOrAdmin]
 
     @extend_schema(
         parameters=[OpenApiParameter("campaign", OpenApiTypes.INT)],

@@ -1,4 +1,4 @@
-"""Quality pages for admins: the per-annotator table, and pausing an annotator."""
+"""Quality pages: the per-annotator table (reviewers and admins), and pausing (admins)."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -18,8 +18,9 @@ from core.roles import Role
 admin_only = role_required(Role.ADMIN)
 
 
-@admin_only
+@role_required(Role.REVIEWER, Role.ADMIN)
 def quality_page(request):
+    """The quality table; only admins get the pause and resume controls."""
     campaign = None
     if request.GET.get("campaign"):
         try:
@@ -32,6 +33,7 @@ def quality_page(request):
         "idle": annotators_without_questions(),
         "campaigns": Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS),
         "campaign": campaign,
+        "can_pause": request.user.has_role(Role.ADMIN),
     }
     return render(request, "annotation/quality.html", context)
 

@@ -521,9 +521,16 @@ def test_the_quality_page_has_the_exact_figures(client, admin_user, four_reviewe
 
 
 @pytest.mark.parametrize(
-    "path", ["/manage/quality/", "/manage/human-performance/", "/manage/annotators/1/pause/"]
+    ("who", "path"),
+    [
+        # Reviewers read the quality page (tests/annotation/test_quality_access.py).
+        ("annotator", "/manage/quality/"),
+        ("annotator", "/manage/human-performance/"),
+        ("reviewer", "/manage/human-performance/"),
+        ("annotator", "/manage/annotators/1/pause/"),
+        ("reviewer", "/manage/annotators/1/pause/"),
+    ],
 )
-@pytest.mark.parametrize("who", ["annotator", "reviewer"])
 def test_the_admin_pages_are_403_for_others(db, client, request, who, path):
     client.force_login(request.getfixturevalue(who))
     response = client.post(path) if path.endswith("/pause/") else client.get(path)
