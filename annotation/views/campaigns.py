@@ -11,6 +11,7 @@ from annotation.selectors.campaigns import (
     unsuitable_reports,
 )
 from annotation.services.campaigns import campaign_create, campaign_defaults, campaign_update
+from core.charts import bar_chart
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from core.permissions import role_required
@@ -59,18 +60,15 @@ def campaign_page(request, pk: int | None = None):
 
 
 def type_chart(rows: list[dict]) -> dict:
-    """Return the SVG geometry of the question-type chart: share bars and target ticks."""
-    bars = [
-        {
-            **row,
-            "width": round(3 * row["share"]),
-            "y": 8 + 30 * i,
-            "text_y": 26 + 30 * i,
-            "target_x": None if row["target"] is None else 150 + 3 * row["target"],
-        }
-        for i, row in enumerate(rows)
-    ]
-    return {"bars": bars, "height": 16 + 30 * len(bars)}
+    """Return the question-type chart: each type's share (bar) against its target (tick).
+
+    Its caption is the template's, which translates a "%" sign as gettext expects there.
+    """
+    return bar_chart(
+        "",
+        [(row["label"], row["share"]) for row in rows],
+        targets=[row["target"] for row in rows],
+    )
 
 
 @admin_only

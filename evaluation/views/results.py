@@ -35,7 +35,7 @@ ANSWER_TYPE_LABELS = {  # the FQuAD paper's answer types
 
 
 def _label(run: BaselineRun) -> str:
-    return f"#{run.pk} {run.model_name or run.get_kind_display()}"[:40]
+    return f"#{run.pk} {run.model_name or run.get_kind_display()}"
 
 
 def _charts(runs, human) -> list[dict]:

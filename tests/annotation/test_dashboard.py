@@ -55,7 +55,8 @@ def test_dashboard_shows_progress_types_targets_and_reports(
     assert rows["when"] == (1, 16.7, None)
     assert rows["what"] == (0, 0.0, None)
     html = response.content.decode()
-    assert 'x1="210" x2="210"' in html  # the 20 % target tick of "why"
+    # The scale is the largest share (why, 33.3 %): the 20 % target of "why" sits at 60.1 %.
+    assert 'x1="60.1" x2="60.1"' in html
     assert "&lt;b&gt;que des chiffres&lt;/b&gt;" in html
 
 
