@@ -20,10 +20,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
-## run: install, migrate, seed the demo and serve on 127.0.0.1:$(PORT) with a worker
+## run: install, migrate, collect the static files, seed the demo and serve on 127.0.0.1:$(PORT)
+## with a worker. Static files are served as in production: hashed names, cached for a year,
+## gzipped. Editing CSS or JS? `make run STATIC_MANIFEST=false` serves the source files, re-read
+## on every request (docs/decisions.md, "Layout and assets").
 run: export DEBUG ?= true
+run: export STATIC_MANIFEST ?= true
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bin/serve
 
 ## test: the whole suite (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL say otherwise)

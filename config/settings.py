@@ -18,6 +18,7 @@ from config.env import (
     read_or_create_secret,
     sqlite_database,
 )
+from config.staticfiles import cache_for_a_year
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = Env()
@@ -77,7 +78,8 @@ try:
     RELEASES_S3_BUCKET = env.str("RELEASES_S3_BUCKET", "")
     RELEASES_S3_ENDPOINT_URL = env.str("RELEASES_S3_ENDPOINT_URL", "")
     RELEASES_S3_REGION = env.str("RELEASES_S3_REGION", "")
-    # Hashed static names need `collectstatic`; tests and DEBUG serve the source files.
+    # Hashed static names (cached for a year) need `collectstatic`; `make run` turns this on
+    # and collects first. Off (tests, or DEBUG alone) serves the source files, never cached.
     STATIC_MANIFEST = env.bool("STATIC_MANIFEST", not DEBUG and not RUNNING_TESTS)
     # Failed sign-ins an account takes in an hour from browsers it never signed in from
     # (OWASP ASVS 2.2.1: at most 100); see accounts/signin.py.
@@ -227,11 +229,19 @@ STORAGES = {
         "OPTIONS": {"location": str(VAR_DIR / "releases")},
     },
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.staticfiles.HashedStaticFilesStorage"
         if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# WhiteNoise serves STATIC_ROOT: hashed names with `max-age=31536000, public, immutable`, the
+# others (a plain name someone typed) for a minute. With STATIC_MANIFEST off it serves the
+# source files through the finders, re-read on every request and never cached (max-age=0).
+WHITENOISE_ADD_HEADERS_FUNCTION = cache_for_a_year
+if STATIC_MANIFEST:
+    WHITENOISE_USE_FINDERS = False
+    WHITENOISE_AUTOREFRESH = False
+    WHITENOISE_MAX_AGE = 60
 
 # Security: strict by default, relaxed only by DEBUG or explicit variables.
 SESSION_COOKIE_SECURE = HTTPS
