@@ -5,7 +5,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
-from annotation.selectors.questions import question_history, questions_visible_to
+from annotation.selectors.questions import (
+    answers_held_back,
+    question_history,
+    questions_visible_to,
+)
 from core.roles import Role
 
 
@@ -23,9 +27,12 @@ def question_page(request, uuid):
         if not any(request.user.has_role(r) for r in Role.values):
             raise PermissionDenied
         raise Http404
+    held_back = answers_held_back(request.user, question.paragraph.article.split)
+    answers = question.answers.select_related("author").order_by("kind", "pk")
     context = {
         "question": question,
-        "answers": question.answers.select_related("author").order_by("kind", "pk"),
+        "answers": [] if held_back else answers,
+        "held_back": held_back,
         **question_history(question),
     }
     return render(request, "annotation/question.html", context)

@@ -159,3 +159,32 @@ def test_the_scrape_form_suggests_the_next_wave(admin_client, existing, suggeste
     form = admin_client.get("/manage/corpus/scrape-runs/").context["form"]
     assert (form.initial["wave"], form.initial["sample"]) == (suggested, 12)
     assert form["category"].value() == "Article de qualité"
+
+
+def test_the_scrape_page_says_where_articles_come_from(admin_client, settings):
+    settings.OFFLINE_WIKIPEDIA_FILE = "/data/piaf-dataset-2020-02-24.json"
+    settings.WIKIPEDIA_API_URL = "http://127.0.0.1:8000/offline-wikipedia/w/api.php"
+    offline = admin_client.get("/manage/corpus/scrape-runs/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "offline copy of Wikipedia on this machine (piaf-dataset-2020-02-24.json)" in (
+        offline.content.decode()
+    )
+    settings.OFFLINE_WIKIPEDIA_FILE, settings.WIKIPEDIA_API_URL = "", ""
+    settings.WIKIPEDIA_USER_AGENT = ""
+    off = admin_client.get("/manage/corpus/scrape-runs/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "Scraping is off until an operator sets WIKIPEDIA_USER_AGENT" in off.content.decode()
+
+
+def test_an_imported_article_links_to_its_title_and_says_its_revision_is_unknown(admin_client):
+    article = Article.objects.create(
+        language="fr",
+        title="Loire (fleuve)",
+        wave="1.0",
+        split="dev",
+        source="file",
+        text_sha256="",
+    )
+    listed = admin_client.get("/manage/corpus/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = admin_client.get(f"/manage/corpus/articles/{article.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    url = "https://fr.wikipedia.org/wiki/Loire_(fleuve)"
+    assert f'<a href="{url}" rel="noopener noreferrer">unknown (imported)</a>' in listed
+    assert "made from the title: the source gave no address" in page.content.decode()

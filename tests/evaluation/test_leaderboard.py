@@ -954,3 +954,20 @@ def test_the_page_says_when_no_release_is_finished(db):
     assert page.status_code == 200
     assert "No release is finished yet" in page.content.decode()
     assert 'id="submission-form"' not in page.content.decode()
+
+
+def test_the_question_page_holds_back_test_answers_from_all_but_admins(board):
+    """The page a question's author opens from their home: the same rule as the API."""
+    test_question = Question.objects.get(uuid=board.ids["T1"])
+    dev_question = Question.objects.get(uuid=board.ids["Q1"])
+    reviewer = UserFactory(username="auditor", roles=[Role.REVIEWER])
+    for person in (board.writer, reviewer):
+        page = page_for(person).get(f"/questions/{test_question.uuid}/").content.decode()
+        assert "The answers of test questions are held back" in page
+        listed = re.search(r'<ul id="question-answers">(.*?)</ul>', page, re.S).group(1)
+        history = re.search(r'<ol id="question-history">(.*?)</ol>', page, re.S).group(1)
+        assert ("<q>" in listed, "<q>" in history) == (False, False)
+    dev = page_for(board.writer).get(f"/questions/{dev_question.uuid}/").content.decode()
+    assert "le 14 juillet 1789" in dev and "held back" not in dev
+    admin = page_for(board.boss).get(f"/questions/{test_question.uuid}/").content.decode()
+    assert "Zyrbaquonne" in admin and "held back" not in admin
