@@ -251,6 +251,11 @@ def build_site() -> Site:
         "annotator3": UserFactory(username="ann3", roles=[Role.ANNOTATOR], password=PASSWORD),
         "reviewer": UserFactory(username="rev", roles=[Role.REVIEWER], password=PASSWORD),
         "admin": UserFactory(username="boss", roles=[Role.ADMIN], password=PASSWORD),
+        "several": UserFactory(
+            username="multi.role.person",
+            roles=[Role.ANNOTATOR, Role.REVIEWER, Role.ADMIN],
+            password=PASSWORD,
+        ),
     }
     imported = UserFactory(username="new.student", roles=[Role.ANNOTATOR])
     imported.set_unusable_password()
