@@ -12,6 +12,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from core.charts import bar_chart
+from core.models import WorkerCheck
 from evaluation.analysis import analysis_execute, analysis_start
 from evaluation.models import DatasetAnalysis
 from exports.services import release_create
@@ -144,4 +145,16 @@ def test_the_analysis_time_ends_its_sentence_without_a_double_stop(english, admi
         '<p class="hint" id="analysis-when">Shares in %. Computed on 11/24/2026 9:05 a.m.</p>'
         in html
     )
+    assert "a.m.." not in html
+
+
+def test_a_lost_worker_s_time_is_not_followed_by_a_full_stop(english, admin_user):
+    # 08:05 UTC on 15 January is 9:05 a.m. in Paris.
+    silent = datetime(2026, 1, 15, 8, 5, tzinfo=UTC)
+    check = WorkerCheck.objects.create(
+        queue="default", status="running", started_at=silent, heartbeat_at=silent
+    )
+    english.force_login(admin_user)
+    html = english.get(f"/manage/system/checks/{check.pk}/status/").content.decode()
+    assert "The worker running this job stopped answering at 9:05 a.m.: the job goes back" in html
     assert "a.m.." not in html
