@@ -277,7 +277,7 @@ def test_the_page_shows_rows_totals_and_a_csv_link(client, admin_user, worked_we
     html = response.content.decode()
     assert '<label for="report-start">' in html and '<label for="report-campaign">' in html
     assert 'href="/manage/reports/hours.csv?start=2025-03-03&amp;end=2025-03-10"' in html
-    assert "<td>1.04</td>" in html and "<td>35.5</td>" in html
+    assert '<td class="num">1.04</td>' in html and '<td class="num">35.5</td>' in html
     filtered = client.get("/manage/reports/hours/", {"end": "2025-03-10", "campaign": campaign.pk})
     assert [row["username"] for row in filtered.context["rows"]] == ["ann0"]
     assert f'<option value="{campaign.pk}" selected>' in filtered.content.decode()
