@@ -501,4 +501,31 @@ def test_on_a_phone_the_paragraph_stays_in_reach_while_writing(browser, live_ser
     assert paragraph["top"] >= 0 and paragraph["bottom"] <= 844 * 0.6  # kept at the top
     assert page.evaluate("window.scrollY") > 0  # the page did scroll under it
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    page.evaluate("window.scrollTo(0, 0)")
+    for question, answer in QUESTIONS:
+        add(page, question, answer)
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.locator("#next-paragraph")).to_be_focused()
+    # Focused and scrolled to, "Next paragraph" is not hidden under the paragraph's box.
+    assert (
+        page.evaluate(
+            """() => { const b = document.getElementById('next-paragraph').getBoundingClientRect();
+                   return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).id; }"""
+        )
+        == "next-paragraph"
+    )
     context.close()
+
+
+def test_text_typed_just_before_leaving_the_page_is_saved(page, live_server, setup):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
+    page.keyboard.type("Quelle est la source de la Loire ?")
+    page.goto(f"{live_server.url}/annotate/")  # at once: before the 0.8 s debounce
+    for _ in range(50):
+        if Lease.objects.get().draft.get("current"):
+            break
+        page.wait_for_timeout(100)
+    assert Lease.objects.get().draft["current"]["text"] == "Quelle est la source de la Loire ?"

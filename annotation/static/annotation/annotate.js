@@ -165,11 +165,17 @@
     renderCurrent();
   }
 
+  /** The time of day as the server's pages write it: their language, the server's zone. */
   let clock = null;
-  try {
-    clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-      timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
-  } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+  function timeNow() {
+    if (!clock) {
+      try {
+        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+          timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
+      } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+    }
+    return clock.format(new Date());
+  }
 
   function saveDraft() {
     clearTimeout(saveTimer);
@@ -189,7 +195,7 @@
       if (!response.ok) throw new Error(String(response.status));
       return response.json().then((lease) => {
         if (sent) return;
-        const time = T.saved.replace("%(time)s", clock.format(new Date()));
+        const time = T.saved.replace("%(time)s", timeNow());
         $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
       });
     }).catch(() => {
@@ -366,7 +372,11 @@
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
     if (event.key === "Escape" && state.editing !== null) cancelEdit();
   });
-  window.addEventListener("beforeunload", () => { if (saveTimer) saveDraft(); });
+  // A pending draft goes out when the page is left or hidden (pagehide, not beforeunload:
+  // a beforeunload listener slows every navigation away and keeps the page out of the cache).
+  const flush = () => { if (saveTimer) saveDraft(); };
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) flush(); });
 
   // Text typed before this script ran (a slow load) is kept, unless the draft has its own.
   if (state.current.text || !textInput.value) textInput.value = state.current.text;

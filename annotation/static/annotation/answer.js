@@ -29,11 +29,17 @@
   const openedAt = Date.now();
   let saveTimer = null;
   const seconds = () => earlier + Math.round((Date.now() - openedAt) / 1000);
+  /** The time of day as the server's pages write it: their language, the server's zone. */
   let clock = null;
-  try {
-    clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-      timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
-  } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+  function timeNow() {
+    if (!clock) {
+      try {
+        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+          timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
+      } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+    }
+    return clock.format(new Date());
+  }
 
   function render() {
     const has = state.start !== null;
@@ -66,7 +72,7 @@
     }).then((response) => {
       if (!response.ok) throw new Error(String(response.status));
       return response.json().then((lease) => {
-        const time = T.saved.replace("%(time)s", clock.format(new Date()));
+        const time = T.saved.replace("%(time)s", timeNow());
         $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
       });
     }).catch(() => {
@@ -100,7 +106,11 @@
       $("answer-form").requestSubmit($("send-answer"));
     }
   });
-  window.addEventListener("beforeunload", () => { if (saveTimer) saveDraft(); });
+  // A pending draft goes out when the page is left or hidden (pagehide, not beforeunload:
+  // a beforeunload listener slows every navigation away and keeps the page out of the cache).
+  const flush = () => { if (saveTimer) saveDraft(); };
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) flush(); });
   render();
   if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
 }());

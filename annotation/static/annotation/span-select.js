@@ -301,6 +301,8 @@
    * document selection inside the container is kept.
    */
   function highlight(container, text, spans) {
+    const plain = container.childNodes.length === 1 && container.firstChild.nodeType === Node.TEXT_NODE;
+    if (!(spans && spans.length) && plain && container.textContent === text) return; // nothing to redo
     const kept = readSelection(container, container.textContent);
     const chars = Array.from(text);
     const owner = new Array(chars.length).fill(-1);
