@@ -17,12 +17,23 @@ def campaigns_for(user) -> QuerySet:
     return Campaign.objects.none()
 
 
+def held_campaigns(*, annotator) -> set[int]:
+    """Return the campaigns where this annotator holds an item (a paragraph or a question)."""
+    held = Lease.objects.filter(
+        annotator=annotator,
+        status=Lease.Status.ACTIVE,
+        kind__in=[Lease.Kind.WRITE, Lease.Kind.ANSWER],
+        expires_at__gte=timezone.now(),
+    )
+    return set(held.values_list("campaign_id", flat=True))
+
+
 def campaign_progress(campaign: Campaign) -> dict:
     """Return how far a questions campaign is: paragraphs, leases, questions, annotators."""
     paragraphs = Paragraph.objects.filter(
         article__split__in=campaign.splits, article__language=campaign.language
     ).count()
-    leases = campaign.leases
+    leases = campaign.leases.filter(kind=Lease.Kind.WRITE)  # reviews are not paragraphs
     now = timezone.now()
     return {
         "paragraphs": paragraphs,

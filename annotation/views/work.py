@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
-from annotation.selectors.campaigns import campaigns_for
+from annotation.selectors.campaigns import campaigns_for, held_campaigns
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.reports import annotator_summary, format_hm
 from annotation.services.answers import answer_claim_next, answer_submit
@@ -39,6 +39,7 @@ def annotator_home(request):
         "annotation/annotator_home.html",
         {
             "campaigns": campaigns_for(request.user),
+            "held": held_campaigns(annotator=request.user),
             "summary": summary,
             "feedback": feedback_for(annotator=request.user),
         },

@@ -1,7 +1,9 @@
 """Campaign dashboard: progress, question types against targets, unsuitable reports; and the
 corpus statistics count the questions."""
 
+from annotation.models import Question
 from annotation.services.campaigns import campaign_update
+from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from tests.annotation.conftest import good_questions
 
@@ -71,3 +73,23 @@ def test_corpus_statistics_count_questions_per_split(
     submit_on(campaign, annotators[0], paragraphs[0], ["Qui ?", "Quoi ?", "Où ?"])
     totals = admin_client.get("/manage/corpus/stats/").context["totals"]
     assert [(t["split"], t["questions"]) for t in totals] == [("train", 0), ("dev", 3), ("test", 0)]
+
+
+def test_reviews_of_a_campaign_are_not_counted_as_its_paragraphs(
+    admin_client, campaign, paragraphs, annotators, reviewer
+):
+    submit_on(
+        campaign,
+        annotators[0],
+        paragraphs[0],
+        ["Pourquoi la Loire ?", "Comment la Loire ?", "Où coule la Loire ?"],
+    )
+    Question.objects.update(sampled_for_review=True)
+    for _ in range(2):
+        review = review_claim_next(campaign=campaign, reviewer=reviewer).lease
+        review_submit(lease=review, data={"verdict": "approve"})
+    review_claim_next(campaign=campaign, reviewer=reviewer)  # a third, held
+
+    progress = admin_client.get(f"/manage/campaigns/{campaign.pk}/dashboard/").context["progress"]
+
+    assert (progress["paragraphs"], progress["submitted"], progress["in_progress"]) == (3, 1, 0)

@@ -68,3 +68,15 @@ def test_paragraph_text_is_escaped(client, campaign, paragraphs, annotators):
 def test_reviewers_cannot_open_annotation_pages(client, campaign, paragraphs, reviewer):
     client.force_login(reviewer)
     assert client.post(f"/annotate/campaigns/{campaign.pk}/next/").status_code == 403
+
+
+def test_the_home_says_continue_where_an_item_is_held(client, campaign, paragraphs, annotator):
+    client.force_login(annotator)
+    assert "Next paragraph" in client.get("/annotate/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    lease_claim_next(campaign=campaign, annotator=annotator)
+
+    page = client.get("/annotate/", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert page.context["held"] == {campaign.pk}
+    assert "Continue your paragraph" in page.content.decode()
+    assert "Next paragraph" not in page.content.decode()
