@@ -342,7 +342,7 @@ def test_send_takes_the_complete_question_along_and_keeps_an_unfinished_one(
     page.get_by_label("Question", exact=True).fill(QUESTIONS[2][0])
     page.keyboard.press("Control+Enter")
     expect(page.locator("#submit-errors")).to_contain_text(
-        "Finish the question you are writing"  # not in the catalogue yet: English
+        "Terminez la question en cours (il lui faut sa réponse)"
     )
     expect(page.get_by_label("Question", exact=True)).to_have_value(QUESTIONS[2][0])
     assert Question.objects.count() == 0
