@@ -63,7 +63,7 @@ class CampaignForm(forms.Form):
             "own number of questions and pace."
         ),
     )
-    active = forms.BooleanField(label=_("Active"), required=False)
+    active = forms.BooleanField(label=_("Active"), required=False, label_suffix="")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

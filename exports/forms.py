@@ -31,13 +31,14 @@ class ReleaseForm(forms.Form):
         initial=list(Split.values),
     )
     approved_only = forms.BooleanField(
-        label=_("Only questions a reviewer approved or corrected"), required=False
+        label_suffix="", label=_("Only questions a reviewer approved or corrected"), required=False
     )
     include_test_answers = forms.BooleanField(
+        label_suffix="",
         label=_("Include the test answers"),
         required=False,
         help_text=_("Left out, the test files hold the questions only (for a leaderboard)."),
     )
     include_history = forms.BooleanField(
-        label=_("Include the review history (history.jsonl)"), required=False
+        label_suffix="", label=_("Include the review history (history.jsonl)"), required=False
     )
