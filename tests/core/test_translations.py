@@ -21,7 +21,9 @@ def test_the_compiled_catalogue_is_up_to_date():
     with open(CATALOGUE / "django.mo", "rb") as handle:
         mo = gettext.GNUTranslations(handle)
     for entry in po.translated_entries():
-        if entry.msgid_plural:
+        if entry.msgctxt:  # the same words in another sense
+            assert mo.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, entry.msgid
+        elif entry.msgid_plural:
             assert mo.ngettext(entry.msgid, entry.msgid_plural, 1) == entry.msgstr_plural[0]
         else:
             assert mo.gettext(entry.msgid) == entry.msgstr, entry.msgid
