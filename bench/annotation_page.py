@@ -6,7 +6,7 @@ It builds a throw-away embedded install (SQLite, no Redis: DATABASE_URL and REDI
 VAR_DIR in a temporary folder), migrates it, runs `seed_demo` (PIAF's paragraphs when the shared
 data is there, else the sample corpus), and serves it with gunicorn and DEBUG=false (hashed,
 compressed static files, as in production) or with `manage.py runserver` and DEBUG=true (what
-`make run` starts). Debian's Chromium, driven by Playwright, signs in as the demo annotator and
+`make run` starts, with the same collected static files). Debian's Chromium, driven by Playwright, signs in as the demo annotator and
 works through --paragraphs paragraphs: each time it writes three questions with the page's own
 script, sends the paragraph, and clicks "Next paragraph".
 
@@ -150,7 +150,7 @@ def embedded_env(var_dir: Path, debug: bool) -> dict[str, str]:
         ALLOWED_HOSTS=HOST,
         SECRET_KEY=secrets.token_urlsafe(48),
         VAR_DIR=str(var_dir),
-        STATIC_MANIFEST="false" if debug else "true",
+        STATIC_MANIFEST="true",  # as `make run` and production: hashed, cached for a year
         DJANGO_SETTINGS_MODULE="config.settings",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
@@ -324,13 +324,9 @@ def main(argv=None) -> int:
         if not quiet:
             print(f"Embedded install in {var_dir} ({args.server}, DEBUG={debug})", flush=True)
         run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, quiet)
-        if not debug:
-            run_step(
-                "collectstatic",
-                [str(PYTHON), "manage.py", "collectstatic", "--noinput"],
-                env,
-                quiet,
-            )
+        run_step(
+            "collectstatic", [str(PYTHON), "manage.py", "collectstatic", "--noinput"], env, quiet
+        )
         seeded = json.loads(
             run_step("seed_demo", [str(PYTHON), "manage.py", "seed_demo", "--json"], env, quiet)
         )
