@@ -6,9 +6,10 @@ It builds a throw-away embedded install (SQLite, no Redis: DATABASE_URL and REDI
 VAR_DIR in a temporary folder), migrates it, runs `seed_demo` (PIAF's paragraphs when the shared
 data is there, else the sample corpus), and serves it with gunicorn and DEBUG=false (hashed,
 compressed static files, as in production) or with `manage.py runserver` and DEBUG=true (what
-`make run` starts, with the same collected static files). Debian's Chromium, driven by Playwright, signs in as the demo annotator and
-works through --paragraphs paragraphs: each time it writes three questions with the page's own
-script, sends the paragraph, and clicks "Next paragraph".
+`make run` starts, with the same collected static files). Debian's Chromium, driven by
+Playwright, signs in as the demo annotator and works through --paragraphs paragraphs: each time
+it writes three questions with the page's own script, sends the paragraph, and clicks "Next
+paragraph".
 
 For each click it measures, in the browser, from the click's input event:
 - shown: the paragraph's text painted (Element Timing on #paragraph, `elementtiming`);
