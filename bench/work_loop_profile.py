@@ -1,0 +1,317 @@
+"""The annotators' work loop in process: what one claim + submit cycle costs the server.
+
+Run from the project root: `.venv/bin/python bench/work_loop_profile.py` (see bench/README.md).
+
+It drops and recreates a PostgreSQL database (default `qaplatform_profile`), migrates it, and
+fills it with SQL: `--paragraphs` paragraphs (the PIAF paragraphs copied over and over, five per
+article, split 83/9/8 by article) and one questions campaign on every split, of which a share
+`--done` of the paragraphs is already written (a submitted write lease each, from annotators
+who are not the measured ones). Then, in this process, through the real API with the real token
+authentication (Django's test client, no HTTP server), `--annotators` annotators each run
+`--cycles` cycles: claim the next paragraph (`POST /api/v1/campaigns/{id}/leases/`) and submit
+three questions on it (`POST /api/v1/leases/{id}/submit/`).
+
+For each request it measures the CPU time of this process (Python, the ORM, psycopg's client
+side), the CPU time of the PostgreSQL backend serving the connection (read from /proc, so the
+database must run on this machine), the wall time, and the SQL statements sent. It prints the
+medians (and p95) per claim, per submit and per cycle, beside the targets of issue 13: at most
+12 ms of CPU in all and at most 8 statements per cycle, and the claim's cost that stays flat as
+a campaign grows (compare runs with `--paragraphs 10000`, `100000`, `1000000`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+TICKS = os.sysconf("SC_CLK_TCK")
+TARGET_CPU_MS = 12.0
+TARGET_STATEMENTS = 8
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--paragraphs", type=int, default=10_000)
+    parser.add_argument("--done", type=float, default=0.5, help="share already written (0.5)")
+    parser.add_argument("--annotators", type=int, default=4)
+    parser.add_argument("--cycles", type=int, default=50, help="cycles per annotator (50)")
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/qaplatform_profile"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    return parser.parse_args(argv)
+
+
+def _admin_url(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres"))
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(_admin_url(url), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(_admin_url(url), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def migrate(env: dict) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
+def piaf_paragraphs() -> list[str]:
+    data = json.loads(PIAF.read_text(encoding="utf-8"))["data"]
+    return [p["context"] for article in data for p in article["paragraphs"]]
+
+
+def fill(paragraphs: int, done: float) -> dict:
+    """Fill the corpus and the campaign's past with SQL; return what the run needs."""
+    from django.db import connection
+
+    from accounts.models import User
+    from accounts.services import user_grant_role
+    from annotation.services.campaigns import campaign_create
+
+    texts = piaf_paragraphs()
+    articles = -(-paragraphs // 5)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO corpus_article (language, title, source_title, url, wave, split,
+                split_fixed, source, text_sha256, created_at)
+            SELECT 'fr', 'Article ' || g, 'Article ' || g, '', '1.0',
+                CASE WHEN g % 100 < 83 THEN 'train' WHEN g % 100 < 92 THEN 'dev' ELSE 'test' END,
+                false, 'file', '', now()
+            FROM generate_series(1, %s) AS g
+            """,
+            [articles],
+        )
+        cursor.execute(
+            """
+            INSERT INTO corpus_paragraph (article_id, position, text)
+            SELECT a.id, p.position, (%s::text[])[1 + ((a.id * 5 + p.position) %% %s)]
+            FROM corpus_article a CROSS JOIN generate_series(0, 4) AS p(position)
+            ORDER BY a.id, p.position
+            LIMIT %s
+            """,
+            [texts, len(texts), paragraphs],
+        )
+    campaign = campaign_create(name="Profile", splits=["train", "dev", "test"])
+    past = User.objects.create(username="past-annotator")
+    user_grant_role(user=past, role="annotator")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO annotation_lease (campaign_id, kind, paragraph_id, annotator_id, status,
+                expires_at, draft, release_reason, release_note, created_at, finished_at)
+            SELECT %s, 'write', p.id, %s, 'submitted', now(), '{}', '', '', now(), now()
+            FROM corpus_paragraph p ORDER BY p.id LIMIT %s
+            """,
+            [campaign.pk, past.pk, int(paragraphs * done)],
+        )
+        cursor.execute("ANALYZE")  # as autovacuum would after such a load
+    return campaign
+
+
+def annotators(count: int) -> list[tuple[object, str]]:
+    from accounts.models import User
+    from accounts.services import token_issue, user_grant_role
+
+    made = []
+    for i in range(count):
+        user = User.objects.create(username=f"profile{i:03d}")
+        user_grant_role(user=user, role="annotator")
+        made.append((user, token_issue(user=user)))
+    return made
+
+
+def backend_cpu_ms(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return 1000.0 * (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class Counter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def measure(call, backend_pid: int, counter: Counter) -> tuple[object, dict]:
+    counter.count = 0
+    pg_before, cpu_before, wall_before = (
+        backend_cpu_ms(backend_pid),
+        time.process_time(),
+        (time.perf_counter()),
+    )
+    result = call()
+    wall = 1000.0 * (time.perf_counter() - wall_before)
+    cpu = 1000.0 * (time.process_time() - cpu_before)
+    pg = backend_cpu_ms(backend_pid) - pg_before
+    return result, {"python": cpu, "postgres": pg, "wall": wall, "statements": counter.count}
+
+
+def questions_on(text: str) -> list[dict]:
+    start, found = 0, []
+    for word in text.split():
+        start = text.index(word, start)
+        if len(word) > 4 and word.isalpha():
+            found.append((start, word))
+        start += len(word)
+    chosen = (found * 3)[:3] if found else [(0, text.split()[0])] * 3
+    return [
+        {
+            "text": f"Question {i} sur {word} ?",
+            "answer_start": s,
+            "answer_text": word,
+            "seconds_spent": 30,
+        }
+        for i, (s, word) in enumerate(chosen)
+    ]
+
+
+def run(args) -> dict:
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    campaign = fill(args.paragraphs, args.done)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend_pid = cursor.fetchone()[0]
+    counter = Counter()
+    samples = {"claim": [], "submit": []}
+    people = annotators(args.annotators)
+    with connection.execute_wrapper(counter):
+        for _cycle in range(args.cycles):
+            for _user, token in people:
+                client = APIClient()
+                client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+                claimed, figures = measure(
+                    lambda c=client: c.post(f"/api/v1/campaigns/{campaign.pk}/leases/"),
+                    backend_pid,
+                    counter,
+                )
+                assert claimed.status_code == 201, claimed.content
+                samples["claim"].append(figures)
+                lease = claimed.json()
+                body = {"questions": questions_on(lease["paragraph"]["text"])}
+                sent, figures = measure(
+                    lambda c=client, lease=lease, body=body: c.post(
+                        f"/api/v1/leases/{lease['id']}/submit/", body, format="json"
+                    ),
+                    backend_pid,
+                    counter,
+                )
+                assert sent.status_code == 201, sent.content
+                samples["submit"].append(figures)
+    return samples
+
+
+def summary(samples: dict) -> dict:
+    def stats(rows, key):
+        values = sorted(row[key] for row in rows)
+        return {
+            "p50": statistics.median(values),
+            "p95": values[int(0.95 * (len(values) - 1))],
+        }
+
+    out = {}
+    for step, rows in samples.items():
+        out[step] = {key: stats(rows, key) for key in ("python", "postgres", "wall", "statements")}
+    cycle = [
+        {k: c[k] + s[k] for k in ("python", "postgres", "wall", "statements")}
+        for c, s in zip(samples["claim"], samples["submit"], strict=True)
+    ]
+    out["cycle"] = {key: stats(cycle, key) for key in ("python", "postgres", "wall", "statements")}
+    return out
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if not PIAF.exists():
+        raise SystemExit(f"{PIAF} is missing")
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG",)}
+    env |= {
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+        "ALLOWED_HOSTS": "testserver",
+        "HTTPS": "false",
+    }
+    recreate_database(args.database_url)
+    try:
+        migrate(env)
+        os.environ.update(env)
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        started = time.perf_counter()
+        samples = run(args)
+        result = {
+            "paragraphs": args.paragraphs,
+            "done": args.done,
+            "cycles": len(samples["claim"]),
+            "seconds": round(time.perf_counter() - started, 1),
+            **summary(samples),
+        }
+    finally:
+        if not args.keep:
+            from django.db import connections
+
+            connections.close_all()
+            drop_database(args.database_url)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(
+        f"{result['cycles']} cycles, {args.paragraphs:,} paragraphs, {args.done:.0%} written "
+        f"before ({os.cpu_count()} cores)"
+    )
+    for step in ("claim", "submit", "cycle"):
+        r = result[step]
+        print(
+            f"  {step:<7} CPU python {r['python']['p50']:6.2f} ms + postgres "
+            f"{r['postgres']['p50']:6.2f} ms (p50) · wall {r['wall']['p50']:6.2f} ms "
+            f"(p95 {r['wall']['p95']:6.2f}) · statements {r['statements']['p50']:.0f}"
+        )
+    cpu = result["cycle"]["python"]["p50"] + result["cycle"]["postgres"]["p50"]
+    statements = result["cycle"]["statements"]["p50"]
+    print(
+        f"  target: ≤ {TARGET_CPU_MS:g} ms of CPU per cycle: {cpu:.1f} ms "
+        f"({'met' if cpu <= TARGET_CPU_MS else 'MISSED'}); ≤ {TARGET_STATEMENTS} statements: "
+        f"{statements:.0f} ({'met' if statements <= TARGET_STATEMENTS else 'MISSED'})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
