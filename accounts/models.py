@@ -35,6 +35,11 @@ class User(AbstractUser):
     def is_platform_admin(self) -> bool:
         return self.has_role(Role.ADMIN)
 
+    def save(self, *args, **kwargs):
+        if getattr(self, "from_cache", False):  # built from a few cached fields
+            raise RuntimeError("a user read from the authentication cache cannot be saved")
+        super().save(*args, **kwargs)
+
 
 class ApiToken(models.Model):
     """A token a script signs in with (`Authorization: Token …`), stored as its SHA-256 only.

@@ -17,6 +17,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from accounts.authentication import principal_forget
 from accounts.csv_import import UserRow, parse_users_csv
 from accounts.models import ApiToken
 from accounts.tokens import key_digest, new_key
@@ -187,10 +188,12 @@ def annotator_pause(*, user, note: str = "") -> None:
     if not user.has_role(Role.ANNOTATOR):
         raise ServiceError({"user": [_("Only annotators can be paused.")]})
     User.objects.filter(pk=user.pk).update(paused_at=timezone.now(), pause_note=note)
+    principal_forget(user.pk)
     user.refresh_from_db(fields=["paused_at", "pause_note"])
 
 
 def annotator_resume(*, user) -> None:
     """Let a paused annotator take new items again."""
     User.objects.filter(pk=user.pk).update(paused_at=None, pause_note="")
+    principal_forget(user.pk)
     user.refresh_from_db(fields=["paused_at", "pause_note"])
