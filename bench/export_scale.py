@@ -61,6 +61,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="the bench database; it is DROPPED and recreated",
     )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the exports on the database an earlier --keep run left (not rebuilt, kept)",
+    )
     parser.add_argument("--skip-mrqa", action="store_true", help="do not time the MRQA export")
     parser.add_argument(
         "--repeat", type=int, default=3, help="timed export runs, each in a fresh child (3)"
@@ -477,12 +482,18 @@ def child_export(out: Path, directory: Path, formats: str, splits: str, limit: i
         with path.open("wb") as raw:
             sink = _Hashing(raw)
             counts = writer.write(_capped(export_articles(Selection(split=split)), limit), sink)
-        files = [{"name": path.name, "bytes": sink.size, "counts": asdict(counts)}]
+        digest = sink.digest.hexdigest()
+        files = [
+            {"name": path.name, "bytes": sink.size, "sha256": digest, "counts": asdict(counts)}
+        ]
     else:
         built = build_release_files(
             options=options, name="bench", version="0", directory=directory, report=report
         )
-        files = [{"name": f.name, "bytes": f.bytes, "counts": f.counts} for f in built]
+        files = [
+            {"name": f.name, "bytes": f.bytes, "sha256": f.sha256, "counts": f.counts}
+            for f in built.files
+        ]
     elapsed = time.perf_counter() - started
     if profiler:
         profiler.disable()
@@ -577,6 +588,7 @@ def report_export(runs: list[dict]) -> None:
     for f in best["files"]:
         counts = ", ".join(f"{k} {v:,}" for k, v in f["counts"].items())
         print(f"    {f['name']:20} {f['bytes'] / 1e6:8.2f} MB  {counts}")
+        print(f"    {'':20} sha256 {f['sha256']}")
     total = sum(f["bytes"] for f in best["files"])
     print(f"    total {total / 1e6:.1f} MB")
     peak = max(r["peak_kb"] for r in runs)
@@ -605,7 +617,8 @@ def report_mrqa(run: dict, split: str, limit: int) -> None:
     print(
         f"  {counts['paragraphs'] / seconds:,.1f} paragraphs/s, "
         f"{counts['questions'] / seconds:,.1f} questions/s; "
-        f"file {run['files'][0]['bytes'] / 1e6:.2f} MB gzip; "
+        f"file {run['files'][0]['bytes'] / 1e6:.2f} MB gzip "
+        f"(sha256 {run['files'][0]['sha256']}); "
         f"peak RSS {mb(run['peak_kb']):.1f} MB (after spaCy load "
         f"{mb(run['after_spacy_rss_kb']):.1f} MB)"
     )
@@ -625,17 +638,20 @@ def main(argv=None) -> int:
     env = bench_env(args.database_url, var_dir)
     created = False
     try:
-        print(f"setting up {urlsplit(args.database_url).path.strip('/')} ...", flush=True)
-        recreate_database(args.database_url)
-        created = True
-        run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, 600)
-        setup = run_child(
-            "data", "build", [str(args.questions), str(PIAF)], env, var_dir, timeout=1800
-        )
-        started = time.perf_counter()
-        sizes = analyze_database(args.database_url)
-        print(f"  VACUUM ANALYZE: {time.perf_counter() - started:.1f} s", flush=True)
-        report_build(setup, sizes)
+        if args.reuse:  # a database an earlier --keep run left: kept, never dropped
+            print(f"reusing {urlsplit(args.database_url).path.strip('/')}", flush=True)
+        else:
+            print(f"setting up {urlsplit(args.database_url).path.strip('/')} ...", flush=True)
+            recreate_database(args.database_url)
+            created = True
+            run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, 600)
+            setup = run_child(
+                "data", "build", [str(args.questions), str(PIAF)], env, var_dir, timeout=1800
+            )
+            started = time.perf_counter()
+            sizes = analyze_database(args.database_url)
+            print(f"  VACUUM ANALYZE: {time.perf_counter() - started:.1f} s", flush=True)
+            report_build(setup, sizes)
         runs = []
         for index in range(args.repeat):
             out_dir = var_dir / f"release-{index}"
