@@ -5,3 +5,13 @@ from django.utils.translation import gettext_lazy as _
 class AnnotationConfig(AppConfig):
     name = "annotation"
     verbose_name = _("Annotation")
+
+    def ready(self):
+        from django.db.models.signals import post_delete
+
+        from annotation import signals
+        from annotation.models import Lease
+        from corpus.signals import articles_changed
+
+        articles_changed.connect(signals.on_articles_changed, dispatch_uid="annotation-items")
+        post_delete.connect(signals.on_lease_deleted, sender=Lease, dispatch_uid="annotation-lease")

@@ -192,11 +192,75 @@ class Lease(models.Model):
         indexes = [
             models.Index(
                 fields=["campaign", "status", "expires_at"], name="annotation_lease_expiry"
-            )
+            ),
+            # A claim skips what the person held before: their leases by paragraph, by question.
+            models.Index(fields=["annotator", "paragraph"], name="annotation_lease_seen_p"),
+            models.Index(fields=["question", "annotator"], name="annotation_lease_seen_q"),
         ]
 
     def __str__(self):
         return f"lease {self.pk} · {self.annotator} · {self.status}"
+
+
+class WorkItem(models.Model):
+    """What a campaign offers to claim, in the order it offers it, with its places left.
+
+    A questions campaign has one `write` item per paragraph of its splits (one place: one
+    annotator writes on it); an additional-answers campaign has one `answer` item per question
+    of its splits, with as many places as answers still wanted. A claim takes a place (the
+    first item with a place, through the partial index on `places > 0`, see `locks.py`); a
+    lease that ends without the work (given back, expired) gives its place back; a submission
+    keeps it taken; a paragraph reported unsuitable and a rejected question keep none. Items
+    are made when a campaign is saved and when paragraphs or questions come in
+    (`annotation.services.items`). Leases stay the record of who held what, and when.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
+    kind = models.CharField(_("kind"), max_length=8, choices=Lease.Kind.choices)
+    paragraph = models.ForeignKey(
+        "corpus.Paragraph", on_delete=models.CASCADE, related_name="work_items"
+    )
+    question = models.ForeignKey(
+        "annotation.Question",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="work_items",
+    )
+    places = models.PositiveSmallIntegerField(_("places left"))
+
+    class Meta:
+        verbose_name = _("work item")
+        verbose_name_plural = _("work items")
+        ordering = ["campaign_id", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "paragraph"],
+                condition=models.Q(kind="write"),
+                name="annotation_item_one_write_per_paragraph",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "question"],
+                condition=models.Q(kind="answer"),
+                name="annotation_item_one_answer_per_question",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="write", question__isnull=True, places__lte=1)
+                | models.Q(kind="answer", question__isnull=False),
+                name="annotation_item_kind_shape",
+            ),
+        ]
+        indexes = [
+            # The claim's queue: only the items with a place left, in the campaign's order.
+            models.Index(
+                fields=["campaign", "kind", "id"],
+                condition=models.Q(places__gt=0),
+                name="annotation_item_open",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} item {self.pk} · {self.places} place(s)"
 
 
 class Question(models.Model):

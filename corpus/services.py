@@ -16,6 +16,7 @@ from core.errors import ServiceError
 from corpus.models import Article, Paragraph, Split
 from corpus.readers import CorpusFileError, SourceArticle, read_corpus_file
 from corpus.segmentation import END_MATTER, segment
+from corpus.signals import articles_changed
 from corpus.splits import assign_splits
 
 WAVE = re.compile(r"^[\w.\-]{1,20}$")
@@ -82,6 +83,7 @@ def article_store(
             Paragraph.objects.bulk_create(
                 Paragraph(article=article, position=i, text=t) for i, t in enumerate(paragraphs)
             )
+            articles_changed.send(sender=Article, article_pks=[article.pk])
     except IntegrityError:
         # The unique (language, title) constraint: another run stored it first.
         if Article.objects.filter(language=language, title=source.title).exists():
@@ -241,12 +243,17 @@ def corpus_ensure(
         articles_matched=len(found),
         splits=dict(sorted(Counter(splits.values()).items())),
     )
-    _paragraphs_ensure(articles, stored, {a.pk for a in created}, ensured)
+    grown = _paragraphs_ensure(articles, stored, {a.pk for a in created}, ensured)
+    if created or grown:
+        articles_changed.send(sender=Article, article_pks=[a.pk for a in created] + grown)
     return ensured
 
 
-def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensured) -> None:
-    """Add each text not yet in its article; fill `ensured` with every text's paragraph."""
+def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensured) -> list[int]:
+    """Add each text not yet in its article; fill `ensured` with every text's paragraph.
+
+    Return the articles that were there before and got new paragraphs.
+    """
     known = _paragraphs_by_text(stored.values())
     following = {
         pk: max((p.position for p in texts.values()), default=-1) + 1 for pk, texts in known.items()
@@ -264,8 +271,10 @@ def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensure
                 fresh.append(texts[text])
             ensured.paragraphs[article.title, text] = texts[text]
     Paragraph.objects.bulk_create(fresh)
-    _fingerprints_refresh({paragraph.article_id for paragraph in fresh} - created_pks)
+    grown = {paragraph.article_id for paragraph in fresh} - created_pks
+    _fingerprints_refresh(grown)
     ensured.paragraphs_created, ensured.paragraphs_matched = len(fresh), len(matched)
+    return sorted(grown)
 
 
 def _paragraphs_by_text(articles) -> dict[int, dict[str, Paragraph]]:
@@ -299,6 +308,8 @@ def article_set_split(*, article: Article, split: str) -> Article:
     """Move an article to a split by hand; later waves keep it there."""
     if split not in Split.values:
         raise ServiceError({"split": [_("Unknown split “%(split)s”.") % {"split": split}]})
-    Article.objects.filter(pk=article.pk).update(split=split, split_fixed=True)
+    with transaction.atomic():
+        Article.objects.filter(pk=article.pk).update(split=split, split_fixed=True)
+        articles_changed.send(sender=Article, article_pks=[article.pk])
     article.split, article.split_fixed = split, True
     return article

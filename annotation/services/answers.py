@@ -2,9 +2,10 @@
 
 FQuAD collected two more answers per dev and test question, each from an annotator who is
 neither the question's author nor one of its other answerers, so that human performance can
-be measured. The rules hold under concurrency: the question row is locked while its places are
-counted, a question never gets more live answer leases than the campaign asks for, and the
-database refuses a second answer (or a second live lease) of one person on one question.
+be measured. The rules hold under concurrency: a question's answer item has as many places as
+answers still wanted (`annotation.services.items`), a claim takes one under the item's row
+lock, and the database refuses a second answer (or a second live lease) of one person on one
+question.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock, question_lock_next_to_answer
+from annotation.locks import lease_lock
 from annotation.models import Answer, Campaign, Lease
-from annotation.selectors.candidates import answer_places_taken
+from annotation.services.items import item_answered
 from annotation.services.work import (
     Claim,
-    Item,
     check_kind,
     check_open,
     claim_next,
@@ -30,31 +30,10 @@ from annotation.services.work import (
 from annotation.validation import seconds_problems, span_problems
 from core.errors import ServiceError
 
-PICK_ATTEMPTS = 20
-
-
-def _pick_question(campaign: Campaign, annotator) -> Item | None:
-    skip: set[int] = set()
-    for _attempt in range(PICK_ATTEMPTS):
-        question = question_lock_next_to_answer(campaign=campaign, annotator=annotator, skip=skip)
-        if question is None:  # perhaps only rows other transactions hold: wait for one
-            question = question_lock_next_to_answer(
-                campaign=campaign, annotator=annotator, skip=skip, wait=True
-            )
-        if question is None:
-            return None
-        # Counted again under the row lock: the candidate query read its count before.
-        if answer_places_taken(question.pk) < campaign.extra_answers:
-            return Item(question.paragraph, question)
-        skip.add(question.pk)
-    return None
-
 
 def answer_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
     """Return the annotator's answer lease on this campaign, or claim the next question."""
-    return claim_next(
-        campaign=campaign, user=annotator, kind=Lease.Kind.ANSWER, pick=_pick_question
-    )
+    return claim_next(campaign=campaign, user=annotator, kind=Lease.Kind.ANSWER)
 
 
 @dataclass(frozen=True)
@@ -95,6 +74,7 @@ def answer_submit(*, lease: Lease, data) -> Answer:
     if question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
     clean = check_answer(lease.paragraph.text, data)
+    locked.campaign = lease.campaign
     reopen_expired(locked)
     now = timezone.now()
     try:
@@ -115,5 +95,6 @@ def answer_submit(*, lease: Lease, data) -> Answer:
                 {"lease": [_("You already answered this question.")]}, status=409
             ) from None
         raise ServiceError({"lease": [taken_message()]}, status=409) from None
+    item_answered(question_pk=question.pk, campaign_pk=lease.campaign_id)
     lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
     return answer

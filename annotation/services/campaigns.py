@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from annotation.guidelines import default_guidelines
 from annotation.models import Campaign, QuestionType
+from annotation.services.items import items_sync
 from core.errors import ServiceError
 from corpus.models import Split
 from corpus.services import check_language
@@ -93,19 +94,27 @@ def campaign_check(data: dict) -> dict[str, list[str]]:
     return errors
 
 
+# The settings that decide which items a campaign offers (`annotation.services.items`).
+ITEM_FIELDS = ("kind", "language", "splits", "extra_answers", "active")
+
+
 def _save(campaign: Campaign, data: dict) -> Campaign:
     errors = campaign_check(data)
     if errors:
         raise ServiceError(errors)
+    before = None if campaign.pk is None else [getattr(campaign, n) for n in ITEM_FIELDS]
     for name in FIELDS:
         setattr(campaign, name, data[name])
     campaign.name = campaign.name.strip()
     campaign.splits = [s for s in Split.values if s in data["splits"]]  # canonical order
-    try:
-        with transaction.atomic():
-            campaign.save()
-    except IntegrityError:
-        raise ServiceError({"name": [_("Another campaign has this name.")]}) from None
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                campaign.save()
+        except IntegrityError:
+            raise ServiceError({"name": [_("Another campaign has this name.")]}) from None
+        if before != [getattr(campaign, name) for name in ITEM_FIELDS]:
+            items_sync(campaign=campaign)
     return campaign
 
 

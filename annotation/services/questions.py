@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.question_types import classify
 from annotation.services.audit import revisions_start
+from annotation.services.items import items_for_questions
 from corpus.models import Paragraph
 
 
@@ -45,7 +46,8 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
     """Store the questions, their answers and their version 1; return the questions.
 
     Runs in the caller's transaction, after the caller checked the input: the question type
-    is classified here, the first answer of each question is its version 1.
+    is classified here, the first answer of each question is its version 1, and the
+    additional-answers campaigns get the new questions as items.
     """
     stored = Question.objects.bulk_create(
         Question(
@@ -80,4 +82,5 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
         for question, new in zip(stored, questions, strict=True)
     }
     revisions_start(stored, firsts)
+    items_for_questions([question.pk for question in stored])
     return stored

@@ -12,11 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock, question_lock, question_lock_next_to_review
+from annotation.locks import lease_lock, question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
 from annotation.services.audit import revision_add
-from annotation.services.work import Claim, Item, check_kind, check_open, claim_next, reopen_expired
+from annotation.services.items import items_close_question
+from annotation.services.work import Claim, check_kind, check_open, claim_next, reopen_expired
 from annotation.validation import question_text_problems, seconds_problems, span_problems
 from core.errors import ServiceError
 from core.text import BAD_CHARACTERS
@@ -30,14 +31,9 @@ VERDICT_STATUS = {
 }
 
 
-def _pick_sampled(campaign: Campaign, reviewer) -> Item | None:
-    question = question_lock_next_to_review(campaign=campaign, reviewer=reviewer)
-    return None if question is None else Item(question.paragraph, question)
-
-
 def review_claim_next(*, campaign: Campaign, reviewer) -> Claim | None:
     """Return the reviewer's review lease on this campaign, or claim the next sampled question."""
-    return claim_next(campaign=campaign, user=reviewer, kind=Lease.Kind.REVIEW, pick=_pick_sampled)
+    return claim_next(campaign=campaign, user=reviewer, kind=Lease.Kind.REVIEW)
 
 
 @dataclass(frozen=True)
@@ -158,9 +154,12 @@ def review_submit(*, lease: Lease, data) -> Review:
         raise ServiceError({"lease": [_("This question was already reviewed.")]}, status=409)
     answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
     verdict = check_verdict(question, answer, data)
+    locked.campaign = lease.campaign
     reopen_expired(locked)
     now = timezone.now()
     Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
     review = _apply(question, answer, verdict, lease)
+    if verdict.verdict == Review.Verdict.REJECT:
+        items_close_question(question.pk)
     lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
     return review

@@ -7,7 +7,6 @@ field when the input is refused (nothing is written then).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -15,10 +14,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock, paragraph_lock_next, question_lock
+from annotation.locks import claim, lease_lock, leases_expire
 from annotation.models import Campaign, Lease, Question
-from annotation.selectors.candidates import answer_places_taken
 from annotation.services.audit import review_sample
+from annotation.services.items import item_give_back, item_take, item_take_back
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.validation import check_questions
 from core.errors import ServiceError
@@ -52,14 +51,6 @@ class Claim:
     created: bool
 
 
-@dataclass(frozen=True)
-class Item:
-    """What a claim reserves: a paragraph, and the question for answers and reviews."""
-
-    paragraph: Paragraph
-    question: Question | None = None
-
-
 def check_can_work(campaign: Campaign, user, kind: str) -> None:
     """Refuse a person who may not take this kind of item on this campaign now."""
     if kind == Lease.Kind.REVIEW:
@@ -79,86 +70,43 @@ def check_can_work(campaign: Campaign, user, kind: str) -> None:
         raise ServiceError({"campaign": [message]}, status=409)
 
 
-def _check_not_paused(user, kind: str) -> None:
-    if kind != Lease.Kind.REVIEW and user.paused_at is not None:
-        raise ServiceError(
-            {"detail": [_("An admin paused your work; ask them before going on.")]}, status=403
-        )
-
-
-def _expire_overdue(campaign: Campaign, now) -> None:
-    """Give the items of overdue leases back to the pool."""
-    Lease.objects.filter(campaign=campaign, status=Lease.Status.ACTIVE, expires_at__lt=now).update(
-        status=Lease.Status.EXPIRED, finished_at=now
-    )
-
-
-def _revive_own_draft(campaign: Campaign, user, kind: str, now) -> Lease | None:
-    """Give back the person's expired lease with a draft, if nobody took its item."""
-    lease = (
-        Lease.objects.filter(
-            campaign=campaign, annotator=user, kind=kind, status=Lease.Status.EXPIRED
-        )
-        .exclude(draft={})
-        .order_by("-created_at")
-        .first()
-    )
-    if lease is None or item_taken(lease):
-        return None
-    Lease.objects.filter(pk=lease.pk).update(
-        status=Lease.Status.ACTIVE,
-        finished_at=None,
-        expires_at=now + timedelta(minutes=campaign.lease_minutes),
-    )
-    lease.refresh_from_db()
-    return lease
-
-
-def _claim_once(campaign: Campaign, user, kind: str, pick: Callable) -> Claim | None:
-    now = timezone.now()
-    with transaction.atomic():
-        _expire_overdue(campaign, now)
-        current = Lease.objects.filter(
-            campaign=campaign, annotator=user, kind=kind, status=Lease.Status.ACTIVE
-        ).first()
-        if current is not None:
-            return Claim(current, created=False)
-        revived = _revive_own_draft(campaign, user, kind, now)
-        if revived is not None:
-            return Claim(revived, created=False)
-        _check_not_paused(user, kind)  # what they hold comes back to them; nothing new
-        item = pick(campaign, user)
-        if item is None:
-            return None
-        lease = Lease.objects.create(
-            campaign=campaign,
-            kind=kind,
-            paragraph=item.paragraph,
-            question=item.question,
-            annotator=user,
-            expires_at=now + timedelta(minutes=campaign.lease_minutes),
-        )
-        return Claim(lease, created=True)
-
-
-def claim_next(*, campaign: Campaign, user, kind: str, pick: Callable) -> Claim | None:
+def claim_next(*, campaign: Campaign, user, kind: str) -> Claim | None:
     """Return the person's lease of this kind on the campaign, or claim the next free item.
 
-    `pick(campaign, user)` locks the next item and returns it as an `Item`, or None when
-    nothing is left. A claim that loses a race on the unique constraints is retried.
+    The overdue leases of the campaign end first (their places come back), then one statement
+    claims (`annotation.locks.claim`): what they hold, else their expired lease with a draft
+    if its place is still free, else the next item. A person an admin paused gets back what
+    they held, nothing new. A claim that loses a race on the unique constraints is retried.
+    None means nothing is left for them.
     """
     check_can_work(campaign, user, kind)
+    may_take_new = kind == Lease.Kind.REVIEW or user.paused_at is None
     for _attempt in range(CLAIM_ATTEMPTS):
+        now = timezone.now()
         try:
-            return _claim_once(campaign, user, kind, pick)
+            with transaction.atomic():
+                leases_expire(campaign=campaign, now=now)
+                found = claim(
+                    kind,
+                    campaign=campaign,
+                    user=user,
+                    now=now,
+                    expires=now + timedelta(minutes=campaign.lease_minutes),
+                    may_take_new=may_take_new,
+                )
         except IntegrityError:
             continue
+        if found is None:
+            if not may_take_new:
+                raise ServiceError(
+                    {"detail": [_("An admin paused your work; ask them before going on.")]},
+                    status=403,
+                )
+            return None
+        lease = Lease.objects.select_related("paragraph__article", "question").get(pk=found[0])
+        lease.campaign = campaign
+        return Claim(lease, created=found[1])
     raise ServiceError({"lease": [_("Many people are claiming at once; try again.")]}, status=409)
-
-
-def _pick_paragraph(campaign: Campaign, annotator) -> Item | None:
-    paragraph = paragraph_lock_next(campaign=campaign, annotator=annotator)
-    return None if paragraph is None else Item(paragraph)
 
 
 def lease_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
@@ -166,9 +114,7 @@ def lease_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
 
     None means nothing is left for this annotator.
     """
-    return claim_next(
-        campaign=campaign, user=annotator, kind=Lease.Kind.WRITE, pick=_pick_paragraph
-    )
+    return claim_next(campaign=campaign, user=annotator, kind=Lease.Kind.WRITE)
 
 
 def lease_get(*, lease_pk: int, annotator) -> Lease:
@@ -230,42 +176,48 @@ def draft_save(*, lease: Lease, draft) -> Lease:
         locked = lease_lock(lease_pk=lease.pk)
         check_open(locked)
         saved = {"draft": draft, "draft_saved_at": now}
-        renewed = {"expires_at": now + timedelta(minutes=lease.campaign.lease_minutes)}
+        expires = now + timedelta(minutes=lease.campaign.lease_minutes)
         if locked.status == Lease.Status.ACTIVE:
-            renewed["expires_at"] = max(locked.expires_at, renewed["expires_at"])
-        elif item_taken(locked):
-            renewed = {}  # the draft is kept; the page warns that the item is gone
-        else:
-            renewed |= {"status": Lease.Status.ACTIVE, "finished_at": None}
-        try:
-            with transaction.atomic():  # a claim may take the paragraph meanwhile
-                Lease.objects.filter(pk=lease.pk).update(**saved, **renewed)
-        except IntegrityError:
-            Lease.objects.filter(pk=lease.pk).update(**saved)
+            saved["expires_at"] = max(locked.expires_at, expires)
+        elif lease_revive(locked, expires=expires):
+            pass  # back to life, with the draft below
+        # else: the draft is kept; the page warns that the item is gone
+        Lease.objects.filter(pk=lease.pk).update(**saved)
     lease.refresh_from_db()
     return lease
 
 
-def item_taken(lease: Lease) -> bool:
-    """Tell whether others hold or finished this lease's item, so it cannot come back to life.
+def lease_revive(lease: Lease, *, expires) -> bool:
+    """Bring an expired lease back to life if its place is still free; True if it came back.
 
-    Writing: another lease of the campaign on the paragraph. Review: another review of the
-    question. Answer: the question already has its extra answers without this lease (the
-    question row is locked first, so two revivals cannot both take the last place).
+    Writing and answering: the lease's item must still have a place (`item_take_back` takes
+    it, under the item's row lock). Review: no other live review of the question.
     """
-    live = Lease.objects.filter(kind=lease.kind, status__in=Lease.LIVE).exclude(pk=lease.pk)
-    if lease.kind == Lease.Kind.WRITE:
-        return live.filter(campaign_id=lease.campaign_id, paragraph_id=lease.paragraph_id).exists()
     if lease.kind == Lease.Kind.REVIEW:
-        return live.filter(question_id=lease.question_id).exists()
-    question_lock(question_pk=lease.question_id)
-    taken = answer_places_taken(lease.question_id, excluding_lease=lease.pk)
-    return taken >= lease.campaign.extra_answers
+        others = Lease.objects.filter(
+            kind=Lease.Kind.REVIEW, status__in=Lease.LIVE, question_id=lease.question_id
+        ).exclude(pk=lease.pk)
+        if others.exists():
+            return False
+    elif not item_take_back(lease):
+        return False
+    back = {"status": Lease.Status.ACTIVE, "finished_at": None, "expires_at": expires}
+    try:
+        with transaction.atomic():  # the unique constraints on live leases are the last word
+            Lease.objects.filter(pk=lease.pk).update(**back)
+    except IntegrityError:
+        return False
+    for name, value in back.items():
+        setattr(lease, name, value)
+    return True
 
 
 def reopen_expired(lease: Lease) -> None:
     """Let an expired lease's own holder submit, unless someone else took the item."""
-    if lease.status == Lease.Status.EXPIRED and item_taken(lease):
+    if lease.status != Lease.Status.EXPIRED:
+        return
+    expires = timezone.now() + timedelta(minutes=lease.campaign.lease_minutes)
+    if not lease_revive(lease, expires=expires):
         raise ServiceError({"lease": [taken_message()]}, status=409)
 
 
@@ -281,13 +233,10 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
     )
     if errors:
         raise ServiceError(errors)
+    locked.campaign = campaign
     reopen_expired(locked)
     now = timezone.now()
-    try:
-        with transaction.atomic():  # a claim may take the paragraph between check and update
-            Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
-    except IntegrityError:
-        raise ServiceError({"lease": [taken_message()]}, status=409) from None
+    Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
     sampled = review_sample(campaign=campaign, annotator_id=lease.annotator_id, count=len(clean))
     stored = questions_store(
         campaign=campaign,
@@ -323,8 +272,11 @@ def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, ques
     all or nothing. For seeding work (the demo), not for annotators, who claim.
     """
     now = timezone.now()
+    message = _("Someone holds this paragraph already.")
     try:
         with transaction.atomic():
+            if not item_take(campaign=campaign, paragraph=paragraph):
+                raise ServiceError({"paragraph": [message]}, status=409)
             lease = Lease.objects.create(
                 campaign=campaign,
                 paragraph=paragraph,
@@ -333,12 +285,15 @@ def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, ques
             )
             return questions_submit(lease=lease, questions=questions)
     except IntegrityError:
-        message = _("Someone holds this paragraph already.")
         raise ServiceError({"paragraph": [message]}, status=409) from None
 
 
 def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:
-    """Give the paragraph back: skipped (others get it) or reported unsuitable (nobody does)."""
+    """Give the item back: skipped (others get it) or reported unsuitable.
+
+    A paragraph reported unsuitable is offered to nobody else in the campaign; a question
+    reported unsuitable to answer stays open to the others (their answers tell).
+    """
     if reason not in Lease.Reason.values:
         raise ServiceError({"reason": [_("Give the reason: skip or unsuitable.")]})
     if not isinstance(note, str) or len(note) > 1000:
@@ -353,5 +308,7 @@ def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:
             release_note=note.strip(),
             finished_at=timezone.now(),
         )
+        if not (locked.kind == Lease.Kind.WRITE and reason == Lease.Reason.UNSUITABLE):
+            item_give_back(locked)
     lease.refresh_from_db()
     return lease

@@ -1,5 +1,10 @@
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from annotation.locks import leases_expire
+from annotation.models import Lease
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
@@ -55,3 +60,10 @@ def good_questions(paragraph, count=3):
         }
         for i, w in enumerate(words)
     ]
+
+
+def expire(lease, *, ago=timedelta(minutes=5)) -> Lease:
+    """Let a lease run out as time does: overdue, then ended by its campaign's next claim."""
+    Lease.objects.filter(pk=lease.pk).update(expires_at=timezone.now() - ago)
+    leases_expire(campaign=lease.campaign, now=timezone.now())
+    return Lease.objects.get(pk=lease.pk)

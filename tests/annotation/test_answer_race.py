@@ -2,15 +2,19 @@
 
 import threading
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.utils import timezone
 
 from accounts.services import user_grant_role
+from annotation import locks
 from annotation.models import Answer, Lease, Question
-from annotation.services.answers import _pick_question, answer_claim_next, answer_submit
+from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
+from annotation.services.items import items_close_question
 from annotation.services.work import lease_claim_next, questions_submit
 from corpus.readers import SourceArticle
 from corpus.services import article_store
@@ -147,14 +151,25 @@ def test_a_claim_in_flight_does_not_hide_the_other_place_of_its_question():
     require_postgresql()
     campaign, _author, (first, second) = prepare(2)
     only = Question.objects.order_by("pk").first()
-    Question.objects.exclude(pk=only.pk).update(status="rejected")
+    for question in Question.objects.exclude(pk=only.pk):  # as a rejecting review does
+        Question.objects.filter(pk=question.pk).update(status="rejected")
+        items_close_question(question.pk)
     holding, done = threading.Event(), threading.Event()
     picked = []
 
     def claim_in_flight():
         try:
             with transaction.atomic():  # the first claimant picked the question, not yet stored
-                picked.append(_pick_question(campaign, first).question)
+                now = timezone.now()
+                lease_pk, _created = locks.claim(
+                    "answer",
+                    campaign=campaign,
+                    user=first,
+                    now=now,
+                    expires=now + timedelta(minutes=30),
+                    may_take_new=True,
+                )
+                picked.append(Lease.objects.get(pk=lease_pk).question)
                 holding.set()
                 done.wait(10)
         finally:

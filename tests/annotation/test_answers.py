@@ -8,10 +8,11 @@ from django.utils import timezone
 from annotation.models import Answer, Lease, Question
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
+from annotation.services.items import items_sync
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
 from core.roles import Role
-from tests.annotation.conftest import good_questions
+from tests.annotation.conftest import expire, good_questions
 from tests.factories import UserFactory
 
 
@@ -322,9 +323,7 @@ def test_an_expired_lease_is_refused_once_others_filled_the_question(answers, wr
 def test_an_expired_lease_is_refused_while_two_others_hold_the_question(answers, written, people):
     b, c, d = people[1], people[2], people[3]
     lease = claim(answers, b).lease
-    Lease.objects.filter(pk=lease.pk).update(
-        status="expired", expires_at=timezone.now() - timedelta(seconds=1)
-    )
+    expire(lease, ago=timedelta(seconds=1))
     assert [claim(answers, u).lease.question_id for u in (c, d)] == [written[0].pk] * 2
     with pytest.raises(ServiceError) as error:
         answer_submit(lease=Lease.objects.get(pk=lease.pk), data=span(written[0]))
@@ -397,5 +396,6 @@ def test_answers_stored_without_leases_fill_the_places(answers, written, people)
             answer_start=place["answer_start"],
             text=place["answer_text"],
         )
+    items_sync(campaign=answers, questions=[first.pk])  # as an import does
     lease = claim(answers, people[1]).lease
     assert lease.question_id == written[1].pk  # the first one already has its two answers

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, Lease, Question
 from annotation.services.work import draft_save, lease_claim_next, lease_release, questions_submit
 from core.errors import ServiceError
-from tests.annotation.conftest import good_questions
+from tests.annotation.conftest import expire, good_questions
 from tests.factories import UserFactory
 
 
@@ -127,10 +127,7 @@ def test_an_expired_lease_still_takes_its_own_work_when_nobody_took_the_paragrap
     campaign, paragraphs, annotators
 ):
     lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
-    Lease.objects.filter(pk=lease.pk).update(
-        expires_at=timezone.now() - timedelta(minutes=5), status="expired"
-    )
-    questions_submit(lease=Lease.objects.get(pk=lease.pk), questions=good_questions(paragraphs[0]))
+    questions_submit(lease=expire(lease), questions=good_questions(paragraphs[0]))
     assert Lease.objects.get(pk=lease.pk).status == "submitted"
     assert Question.objects.filter(paragraph=paragraphs[0]).count() == 3
 
@@ -306,9 +303,7 @@ def test_api_question_filters(api, campaign, paragraphs, annotators):
 
 def test_a_draft_save_brings_back_an_expired_lease_nobody_took(campaign, paragraphs, annotators):
     lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
-    Lease.objects.filter(pk=lease.pk).update(
-        status="expired", expires_at=timezone.now() - timedelta(minutes=1)
-    )
+    expire(lease, ago=timedelta(minutes=1))
     saved = draft_save(lease=lease, draft={"questions": ["encore là"]})
     assert (saved.status, saved.finished_at) == ("active", None)
     assert saved.expires_at > timezone.now() + timedelta(minutes=29)

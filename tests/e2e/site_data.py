@@ -17,8 +17,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from annotation.models import Question
-from annotation.selectors.candidates import answer_candidates
+from annotation.models import Question, WorkItem
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
@@ -197,8 +196,13 @@ def _answer(campaign, person, *, widen: bool = False, keep_last: bool = False):
         following = None
         if keep_last:
             # Claiming the next one first would give this lease back: look before answering.
-            candidates = answer_candidates(campaign=campaign, annotator=person)
-            following = candidates.exclude(pk=claim.lease.question_id).first()
+            following = (
+                WorkItem.objects.filter(campaign=campaign, places__gt=0)
+                .exclude(question_id=claim.lease.question_id)
+                .exclude(question__author=person)
+                .exclude(question__answers__author=person)
+                .first()
+            )
             if following is None:
                 return claim.lease
         answer_submit(

@@ -1,0 +1,60 @@
+"""Make the work items of the campaigns already there (frozen: the rule of 0007's day).
+
+A write item per paragraph of an active questions campaign's splits and language, with a place
+unless the paragraph is held, written on or reported unsuitable in the campaign; an answer item
+per question of an active additional-answers campaign's splits and language, with the answers
+it still needs.
+"""
+
+from django.db import migrations
+
+WRITE = """
+    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, places)
+    SELECT %(campaign)s, 'write', p.id, NULL,
+        CASE WHEN NOT EXISTS (
+            SELECT 1 FROM annotation_lease l
+            WHERE l.campaign_id = %(campaign)s AND l.kind = 'write' AND l.paragraph_id = p.id
+              AND (l.status IN ('active', 'submitted') OR l.release_reason = 'unsuitable')
+        ) THEN 1 ELSE 0 END
+    FROM corpus_paragraph p JOIN corpus_article a ON a.id = p.article_id
+    WHERE a.split IN {splits} AND a.language = %(language)s
+    ORDER BY p.id
+"""
+ANSWER = """
+    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, places)
+    SELECT %(campaign)s, 'answer', q.paragraph_id, q.id,
+        CASE WHEN q.status <> 'rejected' THEN {greatest}(0, %(extra)s
+            - (SELECT COUNT(*) FROM annotation_answer s
+               WHERE s.question_id = q.id AND s.kind = 'additional')
+            - (SELECT COUNT(*) FROM annotation_lease l
+               WHERE l.campaign_id = %(campaign)s AND l.kind = 'answer'
+                 AND l.question_id = q.id AND l.status = 'active'))
+        ELSE 0 END
+    FROM annotation_question q JOIN corpus_paragraph p ON p.id = q.paragraph_id
+    JOIN corpus_article a ON a.id = p.article_id
+    WHERE a.split IN {splits} AND a.language = %(language)s
+    ORDER BY q.id
+"""
+
+
+def fill(apps, schema_editor):
+    Campaign = apps.get_model("annotation", "Campaign")
+    connection = schema_editor.connection
+    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    for campaign in Campaign.objects.filter(active=True).order_by("pk"):
+        names = {f"split{i}": split for i, split in enumerate(campaign.splits or [""])}
+        splits = "(" + ", ".join(f"%({name})s" for name in names) + ")"
+        params = names | {
+            "campaign": campaign.pk,
+            "language": campaign.language,
+            "extra": campaign.extra_answers,
+        }
+        sql = WRITE if campaign.kind == "questions" else ANSWER
+        with connection.cursor() as cursor:
+            cursor.execute(sql.format(splits=splits, greatest=greatest), params)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("annotation", "0007_work_items")]
+
+    operations = [migrations.RunPython(fill, migrations.RunPython.noop)]
