@@ -7,11 +7,15 @@ class AnnotationConfig(AppConfig):
     verbose_name = _("Annotation")
 
     def ready(self):
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import post_delete, post_save
 
         from annotation import signals
-        from annotation.models import Lease
+        from annotation.models import Campaign, Lease
         from corpus.signals import articles_changed
 
         articles_changed.connect(signals.on_articles_changed, dispatch_uid="annotation-items")
         post_delete.connect(signals.on_lease_deleted, sender=Lease, dispatch_uid="annotation-lease")
+        for signal in (post_save, post_delete):
+            signal.connect(
+                signals.on_campaign_changed, sender=Campaign, dispatch_uid="annotation-campaign"
+            )

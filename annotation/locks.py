@@ -85,7 +85,7 @@ PICKED = {
     "answer": "w.id AS item_id, w.paragraph_id, w.question_id",
     "review": "CAST(NULL AS BIGINT) AS item_id, q.paragraph_id, q.id AS question_id",
 }
-ORDER = {"write": "w.id", "answer": "w.id", "review": "q.id"}
+ORDER = {"write": "w.rank", "answer": "w.rank", "review": "q.created_at, q.id"}
 LOCKED = {"write": "w", "answer": "w", "review": "q"}
 # The item an expired lease of this person held, if its place is still free.
 REVIVABLE = {
@@ -141,8 +141,8 @@ def _params(kind, campaign, user, *, now, expires, may_take_new) -> dict:
     }
 
 
-def _claim_postgresql(kind: str, params: dict, *, wait: bool) -> tuple[int, bool] | None:
-    skip = "" if wait else " SKIP LOCKED"
+def _claim_postgresql(kind: str, params: dict) -> tuple[int, bool] | None:
+    skip = " SKIP LOCKED"
     sql = f"""
         WITH mine AS ({_mine_sql()} LIMIT 1),
         revivable AS (
@@ -229,11 +229,20 @@ def claim(
     params = _params(kind, campaign, user, now=now, expires=expires, may_take_new=may_take_new)
     if connection.vendor != "postgresql":
         return _claim_sqlite(kind, params)
-    found = _claim_postgresql(kind, params, wait=False)
-    if found is None and kind == Lease.Kind.ANSWER:
-        # A question has several places: one held by another claim may still have one for
-        # this person. Before saying nothing is left, wait for the locked candidates.
-        found = _claim_postgresql(kind, params, wait=True)
+    found = _claim_postgresql(kind, params)
+    if found is None and kind == Lease.Kind.ANSWER and may_take_new:
+        # A question has several places: one another claim holds locked may still have one
+        # for this person. Before saying nothing is left, wait for the first such item's lock
+        # (one lock only, so two claims never wait on each other), then look again.
+        with connection.cursor() as cursor:
+            cursor.execute(_pick_sql(kind), params)
+            first = cursor.fetchone()
+            if first is None:
+                return None
+            cursor.execute(
+                "SELECT id FROM annotation_workitem WHERE id = %s FOR UPDATE", [first[0]]
+            )
+        found = _claim_postgresql(kind, params)
     return found
 
 
@@ -278,8 +287,10 @@ def leases_expire(*, campaign, now: datetime) -> None:
 
 
 def lease_lock(*, lease_pk: int) -> Lease | None:
-    """Lock one lease row for the rest of the transaction."""
-    return Lease.objects.select_for_update().filter(pk=lease_pk).first()
+    """Lock one lease row for the rest of the transaction; read with its campaign, paragraph,
+    article and question (not locked) in the same statement."""
+    leases = Lease.objects.select_related("campaign", "paragraph__article", "question")
+    return leases.select_for_update(of=("self",)).filter(pk=lease_pk).first()
 
 
 def question_lock(*, question_pk: int) -> Question | None:

@@ -228,6 +228,12 @@ class WorkItem(models.Model):
         related_name="work_items",
     )
     places = models.PositiveSmallIntegerField(_("places left"))
+    # The order the campaign offers its items in: the paragraph's id (writing) or the
+    # question's (answering), so paragraphs go out in reading order whenever their items were
+    # made. Only the queue's partial index holds it: ordering by `id` would let PostgreSQL
+    # walk the primary key past every item already done (the first open item looks near when
+    # half the items are open, but they are all at the end).
+    rank = models.BigIntegerField(_("rank"))
 
     class Meta:
         verbose_name = _("work item")
@@ -253,7 +259,7 @@ class WorkItem(models.Model):
         indexes = [
             # The claim's queue: only the items with a place left, in the campaign's order.
             models.Index(
-                fields=["campaign", "kind", "id"],
+                fields=["campaign", "kind", "rank"],
                 condition=models.Q(places__gt=0),
                 name="annotation_item_open",
             ),
@@ -313,8 +319,11 @@ class Question(models.Model):
         ]
         indexes = [
             models.Index(fields=["author", "created_at"], name="annotation_q_author"),
+            # The reviewers' queue, oldest first: (created_at, id) and not id alone, so that
+            # PostgreSQL walks this index and not the primary key past every question already
+            # reviewed or never sampled (see WorkItem.rank).
             models.Index(
-                fields=["campaign", "status"],
+                fields=["campaign", "status", "created_at", "id"],
                 condition=models.Q(sampled_for_review=True),
                 name="annotation_q_review_queue",
             ),

@@ -96,6 +96,7 @@ def fill(paragraphs: int, done: float) -> dict:
     from accounts.models import User
     from accounts.services import user_grant_role
     from annotation.services.campaigns import campaign_create
+    from annotation.services.items import items_sync
 
     texts = piaf_paragraphs()
     articles = -(-paragraphs // 5)
@@ -134,6 +135,8 @@ def fill(paragraphs: int, done: float) -> dict:
             """,
             [campaign.pk, past.pk, int(paragraphs * done)],
         )
+    items_sync(campaign=campaign)  # the places of the past, as the rule computes them
+    with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # as autovacuum would after such a load
     return campaign
 

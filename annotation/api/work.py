@@ -1,5 +1,6 @@
 """A person's own leases, of any kind: read, save a draft, submit, give back."""
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -12,11 +13,12 @@ from annotation.api.serializers import (
     DraftSerializer,
     LeaseReleaseSerializer,
     LeaseSerializer,
-    QuestionSerializer,
     ReviewSerializer,
     SubmitSerializer,
+    lease_data,
+    written_data,
 )
-from annotation.models import Lease, Question, Review
+from annotation.models import Lease, Review
 from annotation.services.answers import answer_submit
 from annotation.services.reviews import review_submit
 from annotation.services.work import draft_save, lease_get, lease_release, questions_submit
@@ -27,11 +29,16 @@ from core.permissions import IsAnnotatorOrReviewer
 
 def lease_response(lease: Lease, created: bool | None = None) -> Response:
     code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-    return Response(LeaseSerializer(lease).data, status=code)
+    return Response(lease_data(lease), status=code)
 
 
 class LeaseViewSet(viewsets.GenericViewSet):
-    """A person's own leases, of any kind: read, save a draft, submit, give back."""
+    """A person's own leases, of any kind: read, save a draft, submit, give back.
+
+    The calls that change a lease read it with its row lock, its campaign, paragraph and
+    question in one statement (`lease_get(lock=True)`) inside one transaction, and answer
+    with plain dicts: the work loop's hot path.
+    """
 
     permission_classes = [IsAnnotatorOrReviewer]
     serializer_class = LeaseSerializer
@@ -39,12 +46,12 @@ class LeaseViewSet(viewsets.GenericViewSet):
     def get_queryset(self):
         return Lease.objects.none()
 
-    def _lease(self, pk) -> Lease:
+    def _lease(self, pk, *, lock: bool = False) -> Lease:
         try:
             lease_pk = parse_id(pk, "lease")
         except ServiceError:
             raise ServiceError({"lease": [_("No such lease.")]}, status=404) from None
-        return lease_get(lease_pk=lease_pk, annotator=self.request.user)
+        return lease_get(lease_pk=lease_pk, annotator=self.request.user, lock=lock)
 
     def retrieve(self, request, pk=None):
         return lease_response(self._lease(pk))
@@ -52,10 +59,12 @@ class LeaseViewSet(viewsets.GenericViewSet):
     @extend_schema(request=DraftSerializer, responses=LeaseSerializer)
     @action(detail=True, methods=["put"])
     def draft(self, request, pk=None):
-        lease = self._lease(pk)
         payload = DraftSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        return lease_response(draft_save(lease=lease, draft=payload.validated_data["draft"]))
+        with transaction.atomic():
+            lease = self._lease(pk, lock=True)
+            saved = draft_save(lease=lease, draft=payload.validated_data["draft"], locked=True)
+        return lease_response(saved)
 
     @extend_schema(
         request=SubmitSerializer,
@@ -69,34 +78,38 @@ class LeaseViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def submit(self, request, pk=None):
-        lease = self._lease(pk)
         data = request.data if isinstance(request.data, dict) else None
+        with transaction.atomic():
+            lease = self._lease(pk, lock=True)
+            if lease.kind == Lease.Kind.ANSWER:
+                answer = answer_submit(lease=lease, data=data, locked=True)
+            elif lease.kind == Lease.Kind.REVIEW:
+                review = review_submit(lease=lease, data=data, locked=True)
+            else:
+                questions = data.get("questions") if data else None
+                stored = questions_submit(lease=lease, questions=questions, locked=True)
         if lease.kind == Lease.Kind.ANSWER:
-            answer = answer_submit(lease=lease, data=data)
             return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
         if lease.kind == Lease.Kind.REVIEW:
-            review = review_submit(lease=lease, data=data)
             review = Review.objects.select_related("reviewer", "question", "revision").get(
                 pk=review.pk
             )
             return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)
-        stored = questions_submit(lease=lease, questions=data.get("questions") if data else None)
-        # One read with everything the answer shows (author, split, spans), in position order.
-        rows = (
-            Question.objects.filter(pk__in=[q.pk for q in stored])
-            .select_related("author", "paragraph__article")
-            .prefetch_related("answers")
-            .order_by("position")
+        author = request.user.username
+        return Response(
+            [written_data(question, author) for question in stored],
+            status=status.HTTP_201_CREATED,
         )
-        return Response(QuestionSerializer(rows, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=LeaseReleaseSerializer, responses=LeaseSerializer)
     @action(detail=True, methods=["post"])
     def release(self, request, pk=None):
-        lease = self._lease(pk)
         payload = LeaseReleaseSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        return lease_response(
-            lease_release(lease=lease, reason=data["reason"], note=data.get("note", ""))
-        )
+        with transaction.atomic():
+            lease = self._lease(pk, lock=True)
+            released = lease_release(
+                lease=lease, reason=data["reason"], note=data.get("note", ""), locked=True
+            )
+        return lease_response(released)

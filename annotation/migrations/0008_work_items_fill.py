@@ -9,8 +9,8 @@ it still needs.
 from django.db import migrations
 
 WRITE = """
-    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, places)
-    SELECT %(campaign)s, 'write', p.id, NULL,
+    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, rank, places)
+    SELECT %(campaign)s, 'write', p.id, NULL, p.id,
         CASE WHEN NOT EXISTS (
             SELECT 1 FROM annotation_lease l
             WHERE l.campaign_id = %(campaign)s AND l.kind = 'write' AND l.paragraph_id = p.id
@@ -21,8 +21,8 @@ WRITE = """
     ORDER BY p.id
 """
 ANSWER = """
-    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, places)
-    SELECT %(campaign)s, 'answer', q.paragraph_id, q.id,
+    INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, rank, places)
+    SELECT %(campaign)s, 'answer', q.paragraph_id, q.id, q.id,
         CASE WHEN q.status <> 'rejected' THEN {greatest}(0, %(extra)s
             - (SELECT COUNT(*) FROM annotation_answer s
                WHERE s.question_id = q.id AND s.kind = 'additional')

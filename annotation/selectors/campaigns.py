@@ -1,5 +1,6 @@
 """Reads of campaigns: who may see which, how far one is, its question types and reports."""
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -15,6 +16,53 @@ def campaigns_for(user) -> QuerySet:
     if user.has_role(Role.ANNOTATOR) or user.has_role(Role.REVIEWER):
         return Campaign.objects.filter(active=True)
     return Campaign.objects.none()
+
+
+# The work loop reads its campaign on every claim and submit: from the cache, forgotten at once
+# when a campaign is saved or deleted (`annotation.signals`). A change made without `save()`
+# (a queryset `update`) shows within CAMPAIGN_SECONDS.
+CAMPAIGN_SECONDS = 60
+ANSWERING_KEY = "campaigns:answering"
+
+
+def _campaign_key(pk: int) -> str:
+    return f"campaign:{pk}"
+
+
+def campaign_cached(pk: int) -> Campaign | None:
+    """Return the campaign with this id, from the cache when it is there."""
+    campaign = cache.get(_campaign_key(pk))
+    if campaign is None:
+        campaign = Campaign.objects.filter(pk=pk).first()
+        if campaign is not None:
+            cache.set(_campaign_key(pk), campaign, CAMPAIGN_SECONDS)
+    return campaign
+
+
+def campaign_for(user, pk: int) -> Campaign | None:
+    """Return the campaign if this user may see it (`campaigns_for`'s rule), from the cache."""
+    campaign = campaign_cached(pk)
+    if campaign is None or user.has_role(Role.ADMIN):
+        return campaign
+    if campaign.active and (user.has_role(Role.ANNOTATOR) or user.has_role(Role.REVIEWER)):
+        return campaign
+    return None
+
+
+def answering_campaigns() -> list[Campaign]:
+    """Return the open additional-answers campaigns (new questions become their items)."""
+    campaigns = cache.get(ANSWERING_KEY)
+    if campaigns is None:
+        campaigns = list(
+            Campaign.objects.filter(active=True, kind=Campaign.Kind.ADDITIONAL_ANSWERS)
+        )
+        cache.set(ANSWERING_KEY, campaigns, CAMPAIGN_SECONDS)
+    return campaigns
+
+
+def campaign_forget(pk: int) -> None:
+    """Drop what the cache holds of a campaign: it was saved or deleted."""
+    cache.delete_many([_campaign_key(pk), ANSWERING_KEY])
 
 
 def held_campaigns(*, annotator) -> set[int]:

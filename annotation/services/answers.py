@@ -16,7 +16,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock
 from annotation.models import Answer, Campaign, Lease
 from annotation.services.items import item_answered
 from annotation.services.work import (
@@ -24,6 +23,7 @@ from annotation.services.work import (
     check_kind,
     check_open,
     claim_next,
+    lease_locked,
     reopen_expired,
     taken_message,
 )
@@ -64,18 +64,21 @@ def check_answer(paragraph: str, data) -> CleanAnswer:
     return CleanAnswer(data["answer_start"], data["answer_text"], False, seconds)
 
 
-@transaction.atomic
-def answer_submit(*, lease: Lease, data) -> Answer:
+def answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
     """Store the annotator's additional answer (or "no answer") to the leased question."""
-    locked = lease_lock(lease_pk=lease.pk)
-    check_open(locked)
-    check_kind(locked, Lease.Kind.ANSWER)
+    with transaction.atomic(savepoint=not locked):  # a locked lease: the caller's own
+        return _answer_submit(lease=lease, data=data, locked=locked)
+
+
+def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
+    given, lease = lease, lease_locked(lease, locked)
+    check_open(lease)
+    check_kind(lease, Lease.Kind.ANSWER)
     question = lease.question
     if question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
     clean = check_answer(lease.paragraph.text, data)
-    locked.campaign = lease.campaign
-    reopen_expired(locked)
+    reopen_expired(lease)
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -96,5 +99,6 @@ def answer_submit(*, lease: Lease, data) -> Answer:
             ) from None
         raise ServiceError({"lease": [taken_message()]}, status=409) from None
     item_answered(question_pk=question.pk, campaign_pk=lease.campaign_id)
-    lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
+    for each in (given, lease):
+        each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return answer

@@ -23,6 +23,7 @@ from django.db import connection
 from django.db.models import F
 
 from annotation.models import Campaign, Lease, WorkItem
+from annotation.selectors.campaigns import answering_campaigns
 
 
 def _in(name: str, values) -> tuple[str, dict]:
@@ -77,9 +78,9 @@ ITEM_KEY = {
     Campaign.Kind.ADDITIONAL_ANSWERS: "question_id",
 }
 SOURCE_KEY = {Campaign.Kind.QUESTIONS: "p.id", Campaign.Kind.ADDITIONAL_ANSWERS: "q.id"}
-MADE = {
-    Campaign.Kind.QUESTIONS: "p.id, NULL",
-    Campaign.Kind.ADDITIONAL_ANSWERS: "q.paragraph_id, q.id",
+MADE = {  # paragraph_id, question_id, rank
+    Campaign.Kind.QUESTIONS: "p.id, NULL, p.id",
+    Campaign.Kind.ADDITIONAL_ANSWERS: "q.paragraph_id, q.id, q.id",
 }
 
 
@@ -113,7 +114,7 @@ def items_sync(*, campaign: Campaign, articles=None, questions=None) -> None:
     )
     _run(
         f"""
-        INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, places)
+        INSERT INTO annotation_workitem (campaign_id, kind, paragraph_id, question_id, rank, places)
         SELECT %(campaign)s, '{KIND[kind]}', {MADE[kind]}, {places} {source}
         WHERE a.split IN {splits} AND a.language = %(language)s{only} AND NOT EXISTS (
             SELECT 1 FROM annotation_workitem w
@@ -133,13 +134,22 @@ def items_for_articles(article_pks) -> None:
             items_sync(campaign=campaign, articles=article_pks)
 
 
-def items_for_questions(question_pks) -> None:
-    """Give new questions their items in every active additional-answers campaign."""
-    question_pks = list(question_pks)
-    if question_pks:
-        answering = Campaign.objects.filter(active=True, kind=Campaign.Kind.ADDITIONAL_ANSWERS)
-        for campaign in answering:
-            items_sync(campaign=campaign, questions=question_pks)
+def items_for_questions(questions) -> None:
+    """Give new questions their items in every open additional-answers campaign that covers
+    their split and language (the campaigns come from the cache: no query on the way)."""
+    by_place: dict[tuple[str, str], list[int]] = {}
+    for question in questions:
+        article = question.paragraph.article
+        by_place.setdefault((article.split, article.language), []).append(question.pk)
+    for campaign in answering_campaigns():
+        pks = [
+            pk
+            for (split, language), pks in by_place.items()
+            if split in campaign.splits and language == campaign.language
+            for pk in pks
+        ]
+        if pks:
+            items_sync(campaign=campaign, questions=pks)
 
 
 def _item(lease: Lease):

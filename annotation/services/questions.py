@@ -47,7 +47,8 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
 
     Runs in the caller's transaction, after the caller checked the input: the question type
     is classified here, the first answer of each question is its version 1, and the
-    additional-answers campaigns get the new questions as items.
+    additional-answers campaigns get the new questions as items. The questions come back
+    with their answers in hand (`question.answers.all()` reads no row).
     """
     stored = Question.objects.bulk_create(
         Question(
@@ -64,7 +65,7 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
         )
         for new in questions
     )
-    Answer.objects.bulk_create(
+    answers = Answer.objects.bulk_create(
         Answer(
             question=question,
             author_id=answer.author_id,
@@ -77,10 +78,23 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
         for question, new in zip(stored, questions, strict=True)
         for answer in new.answers
     )
+    _answers_in_hand(stored, answers)
     firsts = {
         question.pk: (new.answers[0].answer_start, new.answers[0].text)
         for question, new in zip(stored, questions, strict=True)
     }
     revisions_start(stored, firsts)
-    items_for_questions([question.pk for question in stored])
+    items_for_questions(stored)
     return stored
+
+
+def _answers_in_hand(questions: list[Question], answers: list[Answer]) -> None:
+    """Let `question.answers.all()` give the answers just stored without a query, as a
+    `prefetch_related("answers")` read would."""
+    held = {question.pk: [] for question in questions}
+    for answer in answers:
+        held[answer.question_id].append(answer)
+    for question in questions:
+        rows = Answer.objects.filter(question=question)
+        rows._result_cache, rows._prefetch_done = held[question.pk], True
+        question._prefetched_objects_cache = {"answers": rows}

@@ -12,12 +12,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.locks import lease_lock, question_lock
+from annotation.locks import question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
 from annotation.services.audit import revision_add
 from annotation.services.items import items_close_question
-from annotation.services.work import Claim, check_kind, check_open, claim_next, reopen_expired
+from annotation.services.work import (
+    Claim,
+    check_kind,
+    check_open,
+    claim_next,
+    lease_locked,
+    reopen_expired,
+)
 from annotation.validation import question_text_problems, seconds_problems, span_problems
 from core.errors import ServiceError
 from core.text import BAD_CHARACTERS
@@ -141,12 +148,16 @@ def _apply(question: Question, answer: Answer, verdict: Verdict, lease: Lease) -
     )
 
 
-@transaction.atomic
-def review_submit(*, lease: Lease, data) -> Review:
+def review_submit(*, lease: Lease, data, locked: bool = False) -> Review:
     """Record the reviewer's verdict on the leased question, all or nothing."""
-    locked = lease_lock(lease_pk=lease.pk)
-    check_open(locked)
-    check_kind(locked, Lease.Kind.REVIEW)
+    with transaction.atomic(savepoint=not locked):  # a locked lease: the caller's own
+        return _review_submit(lease=lease, data=data, locked=locked)
+
+
+def _review_submit(*, lease: Lease, data, locked: bool = False) -> Review:
+    given, lease = lease, lease_locked(lease, locked)
+    check_open(lease)
+    check_kind(lease, Lease.Kind.REVIEW)
     question = question_lock(question_pk=lease.question_id)
     if question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("Nobody reviews their own question.")]}, status=403)
@@ -154,12 +165,12 @@ def review_submit(*, lease: Lease, data) -> Review:
         raise ServiceError({"lease": [_("This question was already reviewed.")]}, status=409)
     answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
     verdict = check_verdict(question, answer, data)
-    locked.campaign = lease.campaign
-    reopen_expired(locked)
+    reopen_expired(lease)
     now = timezone.now()
     Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
     review = _apply(question, answer, verdict, lease)
     if verdict.verdict == Review.Verdict.REJECT:
         items_close_question(question.pk)
-    lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
+    for each in (given, lease):
+        each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return review

@@ -117,18 +117,32 @@ def lease_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
     return claim_next(campaign=campaign, user=annotator, kind=Lease.Kind.WRITE)
 
 
-def lease_get(*, lease_pk: int, annotator) -> Lease:
-    """Return a lease of this annotator; another person's lease is refused."""
-    lease = (
-        Lease.objects.select_related("campaign", "paragraph__article", "question")
-        .filter(pk=lease_pk)
-        .first()
-    )
+def lease_get(*, lease_pk: int, annotator, lock: bool = False) -> Lease:
+    """Return a lease of this annotator; another person's lease is refused.
+
+    `lock=True` (inside the caller's transaction) locks its row in the same read: the caller
+    then passes `locked=True` to the service it calls, which reads it no second time.
+    """
+    if lock:
+        lease = lease_lock(lease_pk=lease_pk)
+    else:
+        leases = Lease.objects.select_related("campaign", "paragraph__article", "question")
+        lease = leases.filter(pk=lease_pk).first()
     if lease is None:
         raise ServiceError({"lease": [_("No such lease.")]}, status=404)
     if lease.annotator_id != annotator.pk:
         raise ServiceError({"lease": [_("This lease belongs to another person.")]}, status=403)
     return lease
+
+
+def lease_locked(lease: Lease, locked: bool) -> Lease:
+    """The lease with its row locked: as given when the caller read it locked in this
+    transaction (`lease_get(lock=True)`), else read again with its lock.
+
+    A caller that passes `locked=True` opened the transaction for this one service call: the
+    service then works in it without a savepoint of its own (an error rolls it all back).
+    """
+    return lease if locked else lease_lock(lease_pk=lease.pk)
 
 
 def check_open(lease: Lease) -> None:
@@ -153,7 +167,7 @@ def check_kind(lease: Lease, kind: str) -> None:
         )
 
 
-def draft_save(*, lease: Lease, draft) -> Lease:
+def draft_save(*, lease: Lease, draft, locked: bool = False) -> Lease:
     """Keep the page's work in progress, whatever the lease's state, until it is submitted.
 
     Typing keeps an active lease alive, and brings an expired one back when nobody took its
@@ -172,18 +186,19 @@ def draft_save(*, lease: Lease, draft) -> Lease:
     if len(json.dumps(draft, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:
         raise ServiceError({"draft": [_("A draft holds at most 64 kB.")]}, status=413)
     now = timezone.now()
-    with transaction.atomic():
-        locked = lease_lock(lease_pk=lease.pk)
-        check_open(locked)
+    with transaction.atomic(savepoint=not locked):
+        lease = lease_locked(lease, locked)
+        check_open(lease)
         saved = {"draft": draft, "draft_saved_at": now}
         expires = now + timedelta(minutes=lease.campaign.lease_minutes)
-        if locked.status == Lease.Status.ACTIVE:
-            saved["expires_at"] = max(locked.expires_at, expires)
-        elif lease_revive(locked, expires=expires):
+        if lease.status == Lease.Status.ACTIVE:
+            saved["expires_at"] = max(lease.expires_at, expires)
+        elif lease_revive(lease, expires=expires):
             pass  # back to life, with the draft below
         # else: the draft is kept; the page warns that the item is gone
         Lease.objects.filter(pk=lease.pk).update(**saved)
-    lease.refresh_from_db()
+    for name, value in saved.items():
+        setattr(lease, name, value)
     return lease
 
 
@@ -221,20 +236,23 @@ def reopen_expired(lease: Lease) -> None:
         raise ServiceError({"lease": [taken_message()]}, status=409)
 
 
-@transaction.atomic
-def questions_submit(*, lease: Lease, questions) -> list[Question]:
+def questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[Question]:
     """Store the questions of a paragraph with their answer spans, all or none."""
-    locked = lease_lock(lease_pk=lease.pk)
-    check_open(locked)
-    check_kind(locked, Lease.Kind.WRITE)
+    with transaction.atomic(savepoint=not locked):  # a locked lease: the caller's own
+        return _questions_submit(lease=lease, questions=questions, locked=locked)
+
+
+def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[Question]:
+    given, lease = lease, lease_locked(lease, locked)
+    check_open(lease)
+    check_kind(lease, Lease.Kind.WRITE)
     campaign, paragraph = lease.campaign, lease.paragraph
     errors, clean = check_questions(
         paragraph.text, questions, low=campaign.questions_min, high=campaign.questions_max, _=_
     )
     if errors:
         raise ServiceError(errors)
-    locked.campaign = campaign
-    reopen_expired(locked)
+    reopen_expired(lease)
     now = timezone.now()
     Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
     sampled = review_sample(campaign=campaign, annotator_id=lease.annotator_id, count=len(clean))
@@ -261,7 +279,8 @@ def questions_submit(*, lease: Lease, questions) -> list[Question]:
             for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
         ],
     )
-    lease.status, lease.finished_at = Lease.Status.SUBMITTED, now
+    for each in (given, lease):
+        each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return stored
 
 
@@ -288,7 +307,7 @@ def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, ques
         raise ServiceError({"paragraph": [message]}, status=409) from None
 
 
-def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:
+def lease_release(*, lease: Lease, reason: str, note: str = "", locked: bool = False) -> Lease:
     """Give the item back: skipped (others get it) or reported unsuitable.
 
     A paragraph reported unsuitable is offered to nobody else in the campaign; a question
@@ -299,16 +318,18 @@ def lease_release(*, lease: Lease, reason: str, note: str = "") -> Lease:
     if not isinstance(note, str) or len(note) > 1000:
         raise ServiceError({"note": [_("At most 1,000 characters.")]})
     check_text(note, "note")
-    with transaction.atomic():
-        locked = lease_lock(lease_pk=lease.pk)
-        check_open(locked)
-        Lease.objects.filter(pk=lease.pk).update(
-            status=Lease.Status.RELEASED,
-            release_reason=reason,
-            release_note=note.strip(),
-            finished_at=timezone.now(),
-        )
-        if not (locked.kind == Lease.Kind.WRITE and reason == Lease.Reason.UNSUITABLE):
-            item_give_back(locked)
-    lease.refresh_from_db()
+    with transaction.atomic(savepoint=not locked):
+        lease = lease_locked(lease, locked)
+        check_open(lease)
+        ended = {
+            "status": Lease.Status.RELEASED,
+            "release_reason": reason,
+            "release_note": note.strip(),
+            "finished_at": timezone.now(),
+        }
+        Lease.objects.filter(pk=lease.pk).update(**ended)
+        if not (lease.kind == Lease.Kind.WRITE and reason == Lease.Reason.UNSUITABLE):
+            item_give_back(lease)
+    for name, value in ended.items():
+        setattr(lease, name, value)
     return lease

@@ -8,14 +8,14 @@ script, so the page and scripts share one door.
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
-from annotation.selectors.campaigns import campaigns_for, held_campaigns
+from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.reports import annotator_summary, format_hm
 from annotation.services.answers import answer_claim_next, answer_submit
@@ -62,7 +62,9 @@ def own_lease(request, pk: int, kind: str | None = None) -> Lease:
 @annotator_only
 @require_POST
 def next_paragraph(request, campaign_pk: int):
-    campaign = get_object_or_404(campaigns_for(request.user), pk=campaign_pk)
+    campaign = campaign_for(request.user, campaign_pk)
+    if campaign is None:
+        raise Http404
     answering = campaign.kind == Campaign.Kind.ADDITIONAL_ANSWERS
     claim_next = answer_claim_next if answering else lease_claim_next
     try:

@@ -142,11 +142,11 @@ def test_annotators_claiming_until_nothing_is_left_fill_every_question_exactly(a
 
 @pytest.mark.django_db(transaction=True)
 def test_a_claim_in_flight_does_not_hide_the_other_place_of_its_question():
-    """While one claim holds a question's row, the question's second place is still free.
+    """While one claim holds a question's item, the question's second place is still free.
 
-    The thread stops a real claim between its pick (the question row locked) and its commit;
+    The thread stops a real claim between its pick (the item's row locked) and its commit;
     extra_answers is 2, so one place is left for the second annotator, who must not be told
-    that nothing is left.
+    that nothing is left: their claim waits for the item's lock, then takes the place.
     """
     require_postgresql()
     campaign, _author, (first, second) = prepare(2)
@@ -179,6 +179,7 @@ def test_a_claim_in_flight_does_not_hide_the_other_place_of_its_question():
     thread = threading.Thread(target=claim_in_flight)
     thread.start()
     assert holding.wait(10)
+    threading.Timer(0.3, done.set).start()  # the first claim commits while the second waits
     try:
         claim = answer_claim_next(campaign=campaign, annotator=second)
     finally:
