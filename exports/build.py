@@ -1,8 +1,11 @@
 """Write a release's files into a folder: the data files, the review history, the datasheet
 and the manifest. The release job and the `export_release` command both call this.
 
-Every file is written in one pass while its SHA-256 and size are computed; the same database
-state and options give the same bytes (ordering in `exports.dataset`, deterministic writers).
+Each split is read once (`exports.dataset.question_chunks`) and every paragraph handed to the
+writers of all the requested formats, to the internal gold file, and to the datasheet's
+counts (`exports.datasheet.SheetFigures`). Every file is written while its SHA-256 and size
+are computed; the same database state and options give the same bytes (ordering in
+`exports.dataset`, deterministic writers).
 """
 
 from __future__ import annotations
@@ -10,17 +13,28 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from pathlib import Path
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from annotation.models import Question
+from annotation.selectors.questions import dataset_questions
 from core.errors import ServiceError
 from corpus.models import Split
-from exports.dataset import Selection, export_articles, selected_questions
-from exports.datasheet import datasheet_markdown
+from exports.dataset import Selection, articles_of, question_chunks, selected_questions
+from exports.datasheet import SheetFigures, datasheet_markdown
 from exports.formats import FORMATS
+from exports.formats.records import (
+    ExportCounts,
+    ExportParagraph,
+    PushWriter,
+    json_strings,
+    json_text,
+)
 
 FORMAT_ORDER = ("squad", "hf", "mrqa")
 FILE_NAMES = {
@@ -94,32 +108,117 @@ class _Hashing:
         self.out.flush()
 
 
+BUFFER = 1 << 20  # bytes per write to the file: one system call per MB, not per paragraph
+
+
+class _Output:
+    """A release file open for writing, hashed and counted as it is written."""
+
+    def __init__(self, directory: Path, name: str, media_type: str) -> None:
+        self.name, self.path, self.media_type = name, directory / name, media_type
+        self.raw = self.path.open("wb", buffering=BUFFER)
+        self.sink = _Hashing(self.raw)
+
+    def __enter__(self) -> _Output:
+        return self
+
+    def __exit__(self, *error) -> None:
+        self.raw.close()
+
+    def built(self, counts: ExportCounts | dict) -> BuiltFile:
+        """Close the file and describe it."""
+        self.raw.close()
+        counts = asdict(counts) if isinstance(counts, ExportCounts) else counts
+        digest = self.sink.digest.hexdigest()
+        return BuiltFile(self.name, self.path, self.sink.size, digest, self.media_type, counts)
+
+
 def _write(directory: Path, name: str, media_type: str, write) -> BuiltFile:
-    path = directory / name
-    with path.open("wb") as raw:
-        sink = _Hashing(raw)
-        counts = write(sink)
-    counts = counts if isinstance(counts, dict) else {}
-    return BuiltFile(name, path, sink.size, sink.digest.hexdigest(), media_type, counts)
+    with _Output(directory, name, media_type) as output:
+        counts = write(output.sink)
+        return output.built(counts if isinstance(counts, dict) else {})
 
 
 def _answers_shown(options: ReleaseOptions, split: str) -> bool:
     return split != Split.TEST or options.include_test_answers
 
 
-def _data_file(directory: Path, options: ReleaseOptions, name: str, split: str, fmt: str):
-    with_answers = _answers_shown(options, split)
-    kwargs = {"include_answers": with_answers}
-    if fmt == "mrqa":
-        kwargs |= {"dataset": name, "split": split}
-    writer = FORMATS[fmt](**kwargs)
+class _GoldWriter(PushWriter):
+    """{question id: [answer texts]} of a split, for scoring on the server only."""
+
+    media_type = "application/json"
+
+    def begin(self, out) -> None:
+        self._out, self._questions = out, 0
+        out.write(b"{")
+
+    def article(self, title: str) -> None:
+        pass
+
+    def paragraph(self, paragraph: ExportParagraph) -> None:
+        items = []
+        for question in paragraph.questions:
+            texts = json_strings(answer.text for answer in question.answers)
+            items.append(f"{', ' if self._questions else ''}{json_text(question.id)}: {texts}")
+            self._questions += 1
+        self._out.write("".join(items).encode())
+
+    def end(self) -> dict:
+        self._out.write(b"}\n")
+        return {"questions": self._questions}
+
+
+GOLD = "gold-{split}.json"
+
+
+def _split_files(
+    directory: Path,
+    options: ReleaseOptions,
+    name: str,
+    split: str,
+    *,
+    figures: SheetFigures,
+    with_gold: bool,
+    report: Callable[[int], None],
+) -> list[BuiltFile]:
+    """Read one split once and write its file of every format, then its gold file if asked.
+
+    The records carry every shown answer; each writer leaves them out of a held-back split
+    itself (`include_answers`), while the gold file always has them.
+    """
+    shown = _answers_shown(options, split)
+    writers = {}  # file name -> writer
+    for fmt in options.formats:
+        extra = {"dataset": name, "split": split} if fmt == "mrqa" else {}
+        writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
+    if with_gold:
+        writers[GOLD.format(split=split)] = _GoldWriter()
     selection = Selection(split=split, approved_only=options.approved_only)
+    with ExitStack() as files:
+        outputs = []
+        for file_name, writer in writers.items():
+            outputs.append(files.enter_context(_Output(directory, file_name, writer.media_type)))
+            writer.begin(outputs[-1].sink)
+        chunks = _reporting(figures.count(split, question_chunks(selection)), report)
+        for article in articles_of(chain.from_iterable(chunks)):
+            for writer in writers.values():
+                writer.article(article.title)
+            for paragraph in article.paragraphs:
+                for writer in writers.values():
+                    writer.paragraph(paragraph)
+        return [
+            output.built(writer.end())
+            for output, writer in zip(outputs, writers.values(), strict=True)
+        ]
 
-    def write(sink):
-        counts = writer.write(export_articles(selection, with_answers=with_answers), sink)
-        return asdict(counts)
 
-    return _write(directory, FILE_NAMES[fmt].format(split=split), writer.media_type, write)
+def _reporting(chunks, report: Callable[[int], None]):
+    """Pass the chunks on, reporting the questions read so far."""
+    read = 0
+    for chunk in chunks:
+        yield chunk
+        read += len(chunk)
+        report(read)
 
 
 def _history_lines(options: ReleaseOptions):
@@ -204,22 +303,52 @@ def build_release_files(
     manifest does not list.
     """
     report = report or (lambda progress, message="": None)
-    steps = [(split, fmt) for split in options.splits for fmt in options.formats]
-    built = []
-    for done, (split, fmt) in enumerate(steps):
-        report(int(90 * done / len(steps)), f"{fmt} · {split}")
-        built.append(_data_file(directory, options, name, split, fmt))
+    totals = _question_totals(options)
+    total, before = max(1, sum(totals.values())), 0
+    figures = SheetFigures()
+    built, gold = [], []
+    for split in options.splits:
+        message = f"{' + '.join(options.formats)} · {split}"
+        report(int(90 * before / total), message)
+
+        def progress(read, before=before, message=message):
+            report(int(90 * min(before + read, total) / total), message)
+
+        files = _split_files(
+            directory,
+            options,
+            name,
+            split,
+            figures=figures,
+            with_gold=with_gold,
+            report=progress,
+        )
+        if with_gold:
+            gold.append(files.pop())
+        built += files
+        before += totals.get(split, 0)
     if options.include_history:
         report(90, HISTORY)
         built.append(_history_file(directory, options))
     report(95, DATASHEET)
-    sheet = datasheet_markdown(name=name, version=version, options=options, files=built).encode()
+    sheet = datasheet_markdown(
+        name=name, version=version, options=options, files=built, figures=figures
+    ).encode()
     built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
     manifest = manifest_of(name=name, version=version, options=options, files=built)
     built.append(_manifest(directory, manifest))
-    if with_gold:
-        built += [_gold_file(directory, options, split) for split in options.splits]
-    return ReleaseFiles(files=built, manifest=manifest)
+    for item in gold:
+        item.internal = True
+    return ReleaseFiles(files=built + gold, manifest=manifest)
+
+
+def _question_totals(options: ReleaseOptions) -> dict[str, int]:
+    """Return the questions of each split, for progress only (one grouped count)."""
+    questions = dataset_questions(approved_only=options.approved_only).filter(
+        paragraph__article__split__in=options.splits
+    )
+    counts = questions.order_by().values_list("paragraph__article__split").annotate(n=Count("pk"))
+    return dict(counts.values_list("paragraph__article__split", "n"))
 
 
 def _manifest(directory: Path, manifest: dict) -> BuiltFile:
@@ -238,28 +367,3 @@ def manifest_of(*, name: str, version: str, options: ReleaseOptions, files) -> d
             for f in files
         ],
     }
-
-
-GOLD = "gold-{split}.json"
-
-
-def _gold_file(directory: Path, options: ReleaseOptions, split: str) -> BuiltFile:
-    """Write {question id: [answer texts]} of a split, for scoring on the server only."""
-    selection = Selection(split=split, approved_only=options.approved_only)
-
-    def write(sink):
-        sink.write(b"{")
-        questions = 0
-        for article in export_articles(selection, with_answers=True):
-            for paragraph in article.paragraphs:
-                for question in paragraph.questions:
-                    texts = [answer.text for answer in question.answers]
-                    item = json.dumps({question.id: texts}, ensure_ascii=False)[1:-1]
-                    sink.write((", " if questions else "").encode() + item.encode())
-                    questions += 1
-        sink.write(b"}\n")
-        return {"questions": questions}
-
-    built = _write(directory, GOLD.format(split=split), "application/json", write)
-    built.internal = True
-    return built

@@ -1,34 +1,44 @@
 """Read the annotated corpus as export records, streaming, in a stable order.
 
-Questions are read in chunks with their answers, ordered by article title (then id), paragraph
-position, question position and id: the same database state always gives the same records in
-the same order, and memory holds one chunk at a time, never the dataset.
+A release reads each split once: the questions come ordered by article title (then id),
+paragraph position, question position and id, as plain tuples from one query (a server-side
+cursor on PostgreSQL), a chunk at a time; each chunk's paragraph texts and answers come in one
+query each. The same database state always gives the same records in the same order, and
+memory holds one chunk, never the dataset. Every writer of the release, and the datasheet's
+counts, are fed from that one pass (`exports.build`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, groupby, islice
+from operator import attrgetter
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import QuerySet, TextField
+from django.db.models.functions import Cast
 
 from annotation.models import Answer, export_id
 from annotation.selectors.questions import dataset_questions, shown_answers
+from corpus.models import Paragraph
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
 
 CHUNK = 2000
 
+# What the pass reads of each question; the paragraph's text comes apart (once per chunk),
+# so that the query sorts narrow rows, not a copy of the paragraph per question.
 ROW_FIELDS = (
     "pk",
     "uuid",
     "source_id",
     "text",
     "paragraph_id",
-    "paragraph__text",
     "paragraph__article_id",
     "paragraph__article__title",
+    "paragraph__article__wave",
+    "question_type",
+    "campaign_id",
 )
 
 
@@ -39,6 +49,29 @@ class Selection:
     split: str
     approved_only: bool = False
     language: str | None = None
+
+
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs 10x more per row
+class QuestionRow:
+    """One question as the pass reads it: what the files show and what the datasheet counts.
+
+    `answers` are the answers a release shows, the original first; the first `originals` of
+    them are original answers (the datasheet's answer lengths count those).
+    """
+
+    pk: int
+    id: str  # the id in the release files
+    text: str
+    context: str
+    paragraph_id: int
+    article_id: int
+    title: str
+    wave: str
+    question_type: str
+    campaign_id: int
+    imported: bool
+    answers: list[ExportAnswer]
+    originals: int
 
 
 def selected_questions(selection: Selection) -> QuerySet:
@@ -60,68 +93,119 @@ def selected_questions(selection: Selection) -> QuerySet:
     )
 
 
-def _answers_by_question(question_pks: list[int]) -> dict[int, list[ExportAnswer]]:
-    """Return the exported answers of some questions: the original first, then the others."""
-    found: dict[int, list[ExportAnswer]] = {pk: [] for pk in question_pks}
-    answers = shown_answers()
+def with_ids(rows: QuerySet, ids: Iterable[int], field: str = "pk") -> QuerySet:
+    """Filter `rows` to those whose `field` (a column of their own table) is one of `ids`.
+
+    On PostgreSQL the ids go as one array parameter (`= ANY(…)`): a 2,000-item IN list costs
+    more to build, parse and plan than reading the rows themselves. The array is passed as its
+    text, `{1,2,3}`: psycopg's client-side binding turns a Python list into a literal one item
+    at a time, about 2 ms per 2,000 ids (bench/export_scale.py).
+    """
+    ids = [int(pk) for pk in ids]
     if connection.vendor == "postgresql":
-        # One array parameter: a 2,000-item IN list costs more to build, parse and plan than
-        # reading the answers themselves (bench/export_scale.py).
-        answers = answers.extra(where=["question_id = ANY(%s)"], params=[question_pks])  # noqa: S610
-    else:
-        answers = answers.filter(question_id__in=question_pks)
-    rows = answers.order_by("question_id", "kind", "pk").values_list(
-        "question_id", "kind", "text", "answer_start"
+        meta = rows.model._meta
+        column = (meta.pk if field == "pk" else meta.get_field(field)).column
+        where = f'"{meta.db_table}"."{column}" = ANY(%s::bigint[])'
+        array = "{" + ",".join(map(str, ids)) + "}"
+        return rows.extra(where=[where], params=[array])  # noqa: S610
+    return rows.filter(**{f"{field}__in": ids})
+
+
+def _answers_by_question(question_pks: list[int]) -> dict[int, tuple[list[ExportAnswer], int]]:
+    """Return the shown answers of some questions, the original first, and how many are."""
+    found: dict[int, list] = {pk: [[], 0] for pk in question_pks}
+    rows = (
+        with_ids(shown_answers(), question_pks, "question")
+        .order_by("question_id", "kind", "pk")
+        .values_list("question_id", "kind", "text", "answer_start")
     )  # "additional" sorts before "original": the original is moved first below
     for question_pk, kind, text, start in rows:
         answer = ExportAnswer(text=text, answer_start=start)
+        entry = found[question_pk]
         if kind == Answer.Kind.ORIGINAL:
-            found[question_pk].insert(0, answer)
+            entry[0].insert(0, answer)
+            entry[1] += 1
         else:
-            found[question_pk].append(answer)
-    return found
+            entry[0].append(answer)
+    return {pk: (answers, originals) for pk, (answers, originals) in found.items()}
 
 
-def question_rows(selection: Selection) -> Iterator[dict]:
-    """Yield the selected questions as dicts with their answers, chunk by chunk.
+def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
+    """Yield the selected questions in release order, `CHUNK` at a time.
 
-    One ordered query read through a server-side cursor (PostgreSQL) in chunks; the answers
-    of each chunk come in one more query.
+    One ordered query read through Django's chunked iterator (a server-side cursor on
+    PostgreSQL, no model instances), plus per chunk one query for the paragraphs' texts and
+    one for the answers.
     """
-    rows = selected_questions(selection).values(*ROW_FIELDS).iterator(chunk_size=CHUNK)
+    questions = selected_questions(selection)
+    if connection.vendor == "postgresql":  # the uuid as text: psycopg parses no UUID to print
+        questions = questions.annotate(uuid_text=Cast("uuid", TextField()))
+        fields = tuple("uuid_text" if name == "uuid" else name for name in ROW_FIELDS)
+    else:  # SQLite keeps a uuid as 32 hex digits: Django gives a UUID, printed below
+        fields = ROW_FIELDS
+    rows = questions.values_list(*fields).iterator(chunk_size=CHUNK)
     while chunk := list(islice(rows, CHUNK)):
-        answers = _answers_by_question([row["pk"] for row in chunk])
-        for row in chunk:
-            row["answers"] = answers[row["pk"]]
-            yield row
-
-
-def _question(row: dict, with_answers: bool) -> ExportQuestion:
-    return ExportQuestion(
-        id=export_id(row["source_id"], row["uuid"]),
-        question=row["text"],
-        answers=row["answers"] if with_answers else [],
-    )
-
-
-def _paragraphs(rows, with_answers: bool) -> Iterator[ExportParagraph]:
-    for _paragraph_pk, group in groupby(rows, key=lambda row: row["paragraph_id"]):
-        group = list(group)
-        yield ExportParagraph(
-            context=group[0]["paragraph__text"],
-            questions=[_question(row, with_answers) for row in group],
+        contexts = dict(
+            with_ids(Paragraph.objects.all(), {row[4] for row in chunk}).values_list("pk", "text")
         )
+        answers = _answers_by_question([row[0] for row in chunk])
+        yield [
+            QuestionRow(
+                pk,
+                export_id(source_id, uuid),
+                text,
+                contexts[paragraph_pk],
+                paragraph_pk,
+                article_pk,
+                title,
+                wave,
+                question_type,
+                campaign_pk,
+                bool(source_id),
+                *answers[pk],
+            )
+            for (
+                pk,
+                uuid,
+                source_id,
+                text,
+                paragraph_pk,
+                article_pk,
+                title,
+                wave,
+                question_type,
+                campaign_pk,
+            ) in chunk
+        ]
 
 
-def export_articles(selection: Selection, *, with_answers: bool = True) -> Iterator[ExportArticle]:
-    """Yield the selection as articles whose paragraphs are produced lazily, in order.
+def articles_of(
+    rows: Iterable[QuestionRow], *, with_answers: bool = True
+) -> Iterator[ExportArticle]:
+    """Group ordered question rows into articles whose paragraphs are produced lazily.
 
     The writers consume each article's paragraphs before asking for the next article, which
     is what lets one stream of rows feed both levels.
     """
-    rows = question_rows(selection)
-    for _article_pk, group in groupby(rows, key=lambda row: row["paragraph__article_id"]):
+    for _article_pk, group in groupby(rows, key=attrgetter("article_id")):
         first = next(group)
         rest = chain((first,), group)  # noqa: B031 (consumed once, before the next article)
-        title = first["paragraph__article__title"]
-        yield ExportArticle(title=title, paragraphs=_paragraphs(rest, with_answers))
+        yield ExportArticle(title=first.title, paragraphs=_paragraphs(rest, with_answers))
+
+
+def _paragraphs(rows: Iterable[QuestionRow], with_answers: bool) -> Iterator[ExportParagraph]:
+    for _paragraph_pk, group in groupby(rows, key=attrgetter("paragraph_id")):
+        group = list(group)
+        yield ExportParagraph(
+            context=group[0].context,
+            questions=[
+                ExportQuestion(row.id, row.text, row.answers if with_answers else [])
+                for row in group
+            ],
+        )
+
+
+def export_articles(selection: Selection, *, with_answers: bool = True) -> Iterator[ExportArticle]:
+    """Yield the selection as articles, in release order (one pass over the split)."""
+    rows = chain.from_iterable(question_chunks(selection))
+    return articles_of(rows, with_answers=with_answers)

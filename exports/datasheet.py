@@ -7,16 +7,103 @@ the URL and revision of every article whose text the release contains (CC BY-SA 
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count
 
-from annotation.models import Answer, Campaign, Lease, QuestionType, Review
-from annotation.selectors.questions import dataset_questions
+from annotation.models import Campaign, Lease, QuestionType, Review
 from corpus.models import Article, Split
-from exports.dataset import Selection, selected_questions
+from exports.dataset import QuestionRow, with_ids
+
+HELD = (Split.DEV, Split.TEST)  # the splits whose questions get additional answers
+
+
+@dataclass
+class _Split:
+    """What the datasheet says of one split, counted row by row."""
+
+    waves: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
+    types: Counter = field(default_factory=Counter)
+    answer_words: Counter = field(default_factory=Counter)  # words of an answer -> answers
+
+
+@dataclass
+class _Part:
+    """What the collection process says of the questions written here, or of the imported."""
+
+    by_split: Counter = field(default_factory=Counter)
+    campaigns: set = field(default_factory=set)
+    verdicts: Counter = field(default_factory=Counter)  # verdict -> questions given it
+    held: int = 0  # dev and test questions
+    answered: int = 0  # of those, with an additional answer given on the platform
+    twice: int = 0  # with two or more
+
+    @property
+    def questions(self) -> int:
+        return sum(self.by_split.values())
+
+
+class SheetFigures:
+    """The datasheet's figures, gathered while the release's files are written.
+
+    The build passes each split's question rows through `count` on their way to the writers,
+    so the datasheet needs no query of its own over the questions: per chunk of rows, one
+    query for their reviews and, on dev and test, one for their additional-answer leases;
+    at the end, the campaigns and the articles by id.
+    """
+
+    def __init__(self) -> None:
+        self.splits: dict[str, _Split] = {}
+        self.parts = {"written": _Part(), "imported": _Part()}
+        self.articles: set[int] = set()
+
+    def count(self, split: str, chunks: Iterable[list[QuestionRow]]) -> Iterator[list[QuestionRow]]:
+        """Yield `chunks` unchanged, counting them for the split."""
+        figures = self.splits.setdefault(split, _Split())
+        parts = {False: self.parts["written"], True: self.parts["imported"]}
+        article = paragraph = None
+        for chunk in chunks:
+            part_of = {}
+            for row in chunk:
+                wave = figures.waves[row.wave]  # [articles, paragraphs, questions]
+                if row.article_id != article:  # rows come article by article
+                    article = row.article_id
+                    wave[0] += 1
+                    self.articles.add(article)
+                if row.paragraph_id != paragraph:
+                    paragraph = row.paragraph_id
+                    wave[1] += 1
+                wave[2] += 1
+                figures.types[row.question_type] += 1
+                for answer in row.answers[: row.originals]:
+                    figures.answer_words[len(answer.text.split())] += 1
+                part = part_of[row.pk] = parts[row.imported]
+                part.by_split[split] += 1
+                part.campaigns.add(row.campaign_id)
+            self._reviews(part_of)
+            if split in HELD:
+                self._additional_answers(part_of)
+            yield chunk
+
+    @staticmethod
+    def _reviews(part_of: dict[int, _Part]) -> None:
+        """Count, per verdict, the questions a reviewer gave it."""
+        reviews = with_ids(Review.objects.all(), part_of, "question")
+        for question_pk, verdict in reviews.values_list("question_id", "verdict").distinct():
+            part_of[question_pk].verdicts[verdict] += 1
+
+    @staticmethod
+    def _additional_answers(part_of: dict[int, _Part]) -> None:
+        """Count the questions given additional answers on the platform (submitted leases)."""
+        leases = Lease.objects.filter(kind=Lease.Kind.ANSWER, status=Lease.Status.SUBMITTED)
+        given = with_ids(leases, part_of, "question").values_list("question_id", flat=True)
+        per_question = Counter(given)
+        for question_pk, part in part_of.items():
+            part.held += 1
+            part.answered += per_question[question_pk] >= 1
+            part.twice += per_question[question_pk] >= 2
 
 
 def _cell(text) -> str:
@@ -30,72 +117,59 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
     return lines + [""]
 
 
-def _counts(options) -> list[list]:
+def _counts(figures: SheetFigures, options) -> list[list]:
     rows = []
     for split in options.splits:
-        questions = selected_questions(Selection(split, options.approved_only)).order_by()
-        waves = questions.values("paragraph__article__wave").annotate(
-            articles=Count("paragraph__article", distinct=True),
-            paragraphs=Count("paragraph", distinct=True),
-            questions=Count("pk"),
-        )
-        for wave in sorted(waves, key=lambda w: w["paragraph__article__wave"]):
-            rows.append(
-                [
-                    split,
-                    wave["paragraph__article__wave"],
-                    wave["articles"],
-                    wave["paragraphs"],
-                    wave["questions"],
-                ]
-            )
+        waves = figures.splits[split].waves
+        rows += [[split, wave, *waves[wave]] for wave in sorted(waves)]
     return rows
 
 
-def _types(options) -> list[list]:
+def _types(figures: SheetFigures, options) -> list[list]:
     rows = []
     for split in options.splits:
-        questions = selected_questions(Selection(split, options.approved_only)).order_by()
-        counts = Counter(dict(questions.values_list("question_type").annotate(n=Count("pk"))))
+        counts = figures.splits[split].types
         total = sum(counts.values())
         if total:
             rows.append([split] + [f"{100 * counts[t] / total:.1f}" for t in QuestionType.values])
     return rows
 
 
-def _answer_lengths(options) -> list[list]:
+def _answer_lengths(figures: SheetFigures, options) -> list[list]:
     rows = []
     for split in options.splits:
-        ids = selected_questions(Selection(split, options.approved_only)).values("pk")
-        texts = Answer.objects.filter(
-            question__in=ids, kind=Answer.Kind.ORIGINAL, misaligned=False
-        ).values_list("text", flat=True)
-        words = [len(text.split()) for text in texts.iterator(chunk_size=5000)]
+        words = figures.splits[split].answer_words
         if words:
-            rows.append(
-                [
-                    split,
-                    len(words),
-                    f"{statistics.mean(words):.2f}",
-                    statistics.median(words),
-                    max(words),
-                ]
-            )
+            rows.append([split, *length_figures(words)])
     return rows
 
 
-def _articles(options):
-    ids = set()
-    for split in options.splits:
-        questions = selected_questions(Selection(split, options.approved_only)).order_by()
-        ids.update(questions.values_list("paragraph__article_id", flat=True).distinct())
-    return Article.objects.filter(pk__in=ids).order_by("title", "pk")
+def length_figures(counts: Counter) -> list:
+    """Return [n, mean (2 decimals), median, max] of the values `counts` tallies.
+
+    They read as `statistics` gives them for the list of values: the median is the middle
+    value (an int) when n is odd, else the mean of the two middle ones (a float); the mean
+    is the correctly rounded quotient of the sum.
+    """
+    n = sum(counts.values())
+    mean = sum(value * count for value, count in counts.items()) / n
+    ordered = sorted(counts.items())
+
+    def value_at(index: int) -> int:
+        seen = 0
+        for value, count in ordered:
+            seen += count
+            if index < seen:
+                return value
+        raise IndexError(index)
+
+    middle = value_at(n // 2)
+    median = middle if n % 2 else (value_at(n // 2 - 1) + middle) / 2
+    return [n, f"{mean:.2f}", median, ordered[-1][0]]
 
 
-def _released(options):
-    """Return every question in the release, all splits (the release's own rule)."""
-    questions = dataset_questions(approved_only=options.approved_only)
-    return questions.filter(paragraph__article__split__in=options.splits)
+def _articles(figures: SheetFigures):
+    return with_ids(Article.objects.all(), figures.articles).order_by("title", "pk")
 
 
 def _n(count: int, noun: str) -> str:
@@ -103,24 +177,14 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _by_split(questions) -> str:
-    counts = dict(
-        questions.order_by()
-        .values_list("paragraph__article__split")
-        .annotate(n=Count("pk"))
-        .values_list("paragraph__article__split", "n")
-    )
+def _by_split(part: _Part) -> str:
+    counts = part.by_split
     return ", ".join(f"{split} {counts[split]}" for split in Split.values if counts.get(split))
 
 
-def _reviewed(questions) -> str:
+def _reviewed(part: _Part) -> str:
     """Say how many of these questions a reviewer judged, and how."""
-    verdicts = dict(
-        Review.objects.filter(question__in=questions)
-        .values_list("verdict")
-        .annotate(n=Count("question", distinct=True))
-        .values_list("verdict", "n")
-    )
+    verdicts = part.verdicts
     if not verdicts:
         return "No reviewer judged them."
     done = {"approve": "approved", "correct": "corrected"}
@@ -132,73 +196,67 @@ def _reviewed(questions) -> str:
     )
 
 
-def _answered_again(questions) -> str:
+def _answered_again(part: _Part) -> str:
     """Say how many dev and test questions got additional answers on the platform."""
-    held = questions.filter(paragraph__article__split__in=[Split.DEV, Split.TEST])
-    if not held.exists():
+    if not part.held:
         return ""
-    given = Lease.objects.filter(
-        kind=Lease.Kind.ANSWER, status=Lease.Status.SUBMITTED, question__in=held
-    )
-    per_question = Counter(given.values_list("question_id", flat=True))
-    twice = sum(1 for n in per_question.values() if n >= 2)
     return (
-        f"Of their dev and test questions ({held.count()}), {len(per_question)} got "
+        f"Of their dev and test questions ({part.held}), {part.answered} got "
         "additional answers on the platform from other annotators, who did not see the "
-        f"earlier answers ({twice} from two or more); those answers follow the original one."
+        f"earlier answers ({part.twice} from two or more); those answers follow the original one."
     )
 
 
-def _written_part(questions) -> list[str]:
+def _campaigns(part: _Part, order: str):
+    return with_ids(Campaign.objects.all(), part.campaigns).order_by(order)
+
+
+def _written_part(part: _Part) -> list[str]:
     lines = [
         "### Written on the platform",
         "",
-        f"{_n(questions.count(), 'question')} ({_by_split(questions)}). Paragraphs of at least "
+        f"{_n(part.questions, 'question')} ({_by_split(part)}). Paragraphs of at least "
         f"{settings.CORPUS_MIN_PARAGRAPH_CHARS} characters from the articles below were shown "
         "to annotators, one paragraph to one annotator, who wrote questions and selected for "
         "each the smallest span of the paragraph that answers it (offsets are Python code "
         "points).",
     ]
-    campaigns = Campaign.objects.filter(questions__in=questions).distinct().order_by("pk")
-    for c in campaigns:
+    for c in _campaigns(part, "pk"):
         lines.append(
             f"- Campaign {_cell(c.name)}: {c.questions_min} to {c.questions_max} questions per "
             f"paragraph; {float(c.review_rate) * 100:.0f} % of each annotator's questions "
             f"sampled for review; splits {', '.join(c.splits)}."
         )
-    lines += ["", _reviewed(questions)]
-    again = _answered_again(questions)
+    lines += ["", _reviewed(part)]
+    again = _answered_again(part)
     return lines + ([again, ""] if again else [""])
 
 
-def _imported_part(questions) -> list[str]:
-    sources = Campaign.objects.filter(questions__in=questions).distinct().order_by("name")
+def _imported_part(part: _Part) -> list[str]:
+    sources = _campaigns(part, "name")
     lines = [
         "### Imported",
         "",
-        f"{_n(questions.count(), 'question')} ({_by_split(questions)}), imported from an "
+        f"{_n(part.questions, 'question')} ({_by_split(part)}), imported from an "
         f"existing dataset ({', '.join(_cell(c.name) for c in sources)}), with the ids, "
         "questions and answers it gave: questions verbatim; an answer whose offset was wrong "
         "was moved to its text when that occurs once in the paragraph, and otherwise left out. "
         "They were not written on this platform: how they were collected is the source "
         "dataset's own account.",
         "",
-        _reviewed(questions),
+        _reviewed(part),
     ]
-    again = _answered_again(questions)
+    again = _answered_again(part)
     return lines + ([again, ""] if again else [""])
 
 
-def _process(options) -> list[str]:
+def _process(figures: SheetFigures, options) -> list[str]:
     """Say what really happened to the release's questions, part by part."""
-    released = _released(options)
-    imported = released.exclude(source_id="")
-    written = released.filter(source_id="")
     lines = ["## Collection process", ""]
-    if written.exists():
-        lines += _written_part(written)
-    if imported.exists():
-        lines += _imported_part(imported)
+    if figures.parts["written"].questions:
+        lines += _written_part(figures.parts["written"])
+    if figures.parts["imported"].questions:
+        lines += _imported_part(figures.parts["imported"])
     if options.approved_only:
         lines += ["This release holds only questions a reviewer approved or corrected.", ""]
     if Split.TEST in options.splits and not options.include_test_answers:
@@ -223,18 +281,22 @@ def _attribution(article: Article) -> list:
     ]
 
 
-def datasheet_markdown(*, name: str, version: str, options, files) -> str:
-    """Return the release's README.md."""
+def datasheet_markdown(*, name: str, version: str, options, files, figures: SheetFigures) -> str:
+    """Return the release's README.md, from the figures the build gathered."""
     lines = [f"# {_cell(name)} {_cell(version)}", ""]
     lines += ["## Contents", ""]
-    lines += _table(["split", "wave", "articles", "paragraphs", "questions"], _counts(options))
+    lines += _table(
+        ["split", "wave", "articles", "paragraphs", "questions"], _counts(figures, options)
+    )
     lines += ["## Files", ""]
     lines += _table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
     lines += ["## Question types (% of questions)", ""]
-    lines += _table(["split", *QuestionType.values], _types(options))
+    lines += _table(["split", *QuestionType.values], _types(figures, options))
     lines += ["## Answer lengths (words, original answers)", ""]
-    lines += _table(["split", "answers", "mean", "median", "max"], _answer_lengths(options))
-    lines += _process(options)
+    lines += _table(
+        ["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options)
+    )
+    lines += _process(figures, options)
     lines += [
         "## Licence and attribution",
         "",
@@ -244,5 +306,5 @@ def datasheet_markdown(*, name: str, version: str, options, files) -> str:
         "each article lists them, at the revision below where the source recorded it.",
         "",
     ]
-    lines += _table(["article", "URL", "revision"], [_attribution(a) for a in _articles(options)])
+    lines += _table(["article", "URL", "revision"], [_attribution(a) for a in _articles(figures)])
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import BinaryIO, ClassVar, Protocol
 
 
@@ -69,7 +70,13 @@ class ExportCounts:
 
 
 class FormatWriter(Protocol):
-    """The strategy every format writer implements (see `exports.formats.FORMATS`)."""
+    """The strategy every format writer implements (see `exports.formats.FORMATS`).
+
+    A writer writes one file, fed either all at once (`write`) or pushed record by record:
+    `begin(out)`, then `article(title)` before each article's `paragraph(...)` calls, then
+    `end()`. The push form lets a release read a split once and hand every paragraph to the
+    writers of all its formats; both forms write the same bytes.
+    """
 
     name: ClassVar[str]  # the key in the catalogue
     extension: ClassVar[str]  # what a release file of this format ends with
@@ -79,11 +86,56 @@ class FormatWriter(Protocol):
         """Write `articles` to the binary file `out`, in order, and return what was written."""
         ...
 
+    def begin(self, out: BinaryIO) -> None:
+        """Start the file in `out` (left open by `end`)."""
+        ...
+
+    def article(self, title: str) -> None:
+        """Start the next article; the paragraphs that follow belong to it."""
+        ...
+
+    def paragraph(self, paragraph: ExportParagraph) -> None:
+        """Write one paragraph of the current article."""
+        ...
+
+    def end(self) -> ExportCounts:
+        """Finish the file and return what was written."""
+        ...
+
+
+class PushWriter:
+    """`write` in terms of the push methods, shared by the writers."""
+
+    def write(self, articles: Iterable[ExportArticle], out: BinaryIO) -> ExportCounts:
+        self.begin(out)
+        for article in articles:
+            self.article(article.title)
+            for paragraph in article.paragraphs:
+                self.paragraph(paragraph)
+        return self.end()
+
+
+# One encoder for every call: `json.dumps(value, ensure_ascii=False)` builds a new encoder
+# each time, which costs more than encoding a short string. Same settings, same output.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+json_text = _ENCODER.encode
+
+
+def json_strings(values: Iterable[str]) -> str:
+    """Return `json_text(list(values))` for strings, without building an encoder per list."""
+    return "[" + ", ".join(map(encode_basestring, values)) + "]"
+
+
+def json_ints(values: Iterable[int]) -> str:
+    """Return `json_text(list(values))` for integers (JSON writes an int as `int.__repr__`)."""
+    return "[" + ", ".join(map(int.__repr__, values)) + "]"
+
 
 def encode_json(value: object) -> bytes:
     """Return `value` as UTF-8 JSON bytes, the one rendering all writers share.
 
-    `ensure_ascii=False` keeps French text readable; key order is the order the writer built
-    the dict in, so the same records always give the same bytes.
+    It is `json.dumps(value, ensure_ascii=False)`: separators ", " and ": ", non-ASCII text
+    kept as is (U+2028 and U+2029 too), key order the order the writer built the dict in, so
+    the same records always give the same bytes.
     """
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    return _ENCODER.encode(value).encode("utf-8")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
@@ -37,6 +37,7 @@ from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
     ExportQuestion,
+    PushWriter,
     encode_json,
 )
 
@@ -44,7 +45,7 @@ from exports.formats.records import (
 # Writer
 
 
-class SquadWriter:
+class SquadWriter(PushWriter):
     """Write articles as one SQuAD v1.1 JSON document, paragraph by paragraph."""
 
     name = "squad"
@@ -55,24 +56,29 @@ class SquadWriter:
         self.version = version
         self.include_answers = include_answers
 
-    def write(self, articles: Iterable[ExportArticle], out: BinaryIO) -> ExportCounts:
-        """Write the document to the binary file `out` and return what it holds."""
-        counts = ExportCounts()
+    def begin(self, out: BinaryIO) -> None:
+        """Write the envelope's opening; articles follow."""
+        self._out, self._counts = out, ExportCounts()
+        self._in_article, self._paragraphs = False, 0
         out.write(b'{"version": ' + encode_json(self.version) + b', "data": [')
-        for index, article in enumerate(articles):
-            out.write(b", " if index else b"")
-            self._write_article(article, out, counts)
-        out.write(b"]}\n")
-        return counts
 
-    def _write_article(self, article: ExportArticle, out: BinaryIO, counts: ExportCounts) -> None:
-        out.write(b'{"title": ' + encode_json(article.title) + b', "paragraphs": [')
-        for index, paragraph in enumerate(article.paragraphs):
-            out.write(b", " if index else b"")
-            out.write(encode_json(self._paragraph(paragraph)))
-            counts.add_paragraph(paragraph, with_answers=self.include_answers)
-        out.write(b"]}")
-        counts.articles += 1
+    def article(self, title: str) -> None:
+        """Close the previous article, if any, and open this one."""
+        before = b"]}, " if self._in_article else b""
+        self._out.write(before + b'{"title": ' + encode_json(title) + b', "paragraphs": [')
+        self._in_article, self._paragraphs = True, 0
+        self._counts.articles += 1
+
+    def paragraph(self, paragraph: ExportParagraph) -> None:
+        before = b", " if self._paragraphs else b""
+        self._out.write(before + encode_json(self._paragraph(paragraph)))
+        self._paragraphs += 1
+        self._counts.add_paragraph(paragraph, with_answers=self.include_answers)
+
+    def end(self) -> ExportCounts:
+        """Close the last article and the document; return what it holds."""
+        self._out.write((b"]}" if self._in_article else b"") + b"]}\n")
+        return self._counts
 
     def _paragraph(self, paragraph: ExportParagraph) -> dict[str, Any]:
         return {"context": paragraph.context, "qas": [self._qa(q) for q in paragraph.questions]}

@@ -17,6 +17,7 @@ from exports.formats.mrqa import (
     MrqaWriter,
     TokenSpans,
     _load_spacy_tokenizer,
+    detect_answers,
     simple_tokenizer,
     spacy_tokenizer,
 )
@@ -26,6 +27,10 @@ from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
     ExportQuestion,
+    encode_json,
+    json_ints,
+    json_strings,
+    json_text,
 )
 from exports.formats.squad import (
     Alignment,
@@ -713,6 +718,43 @@ def test_spacy_tokenizer_gives_spacy_french_tokens_with_code_point_offsets():
     ]
 
 
+def piaf_texts(articles: list[ExportArticle]) -> list[str]:
+    """Every context, then every question, of these articles."""
+    paragraphs = [p for article in articles for p in article.paragraphs]
+    return [p.context for p in paragraphs] + [q.question for p in paragraphs for q in p.questions]
+
+
+def test_batched_spacy_tokens_are_each_text_s_own_on_all_of_piaf():
+    require_spacy_model()
+    texts = piaf_texts(list(read_squad(PIAF_V1, on_problem=no_problem)))
+    tokenize = spacy_tokenizer()
+
+    batched = [
+        tokens for at in range(0, len(texts), 500) for tokens in tokenize.many(texts[at : at + 500])
+    ]
+
+    assert len(texts) == 761 + 3835
+    assert batched == [tokenize(text) for text in texts]
+    assert all(
+        text[offset : offset + len(token)] == token
+        for text, tokens in zip(texts, batched, strict=True)
+        for token, offset in tokens
+    )
+
+
+def test_the_tagger_parser_and_ner_do_not_change_the_tokens():
+    require_spacy_model()
+    spacy = require_module("spacy", "MRQA tokens")
+    nlp = spacy.load("fr_core_news_sm")  # the whole pipeline
+    texts = piaf_texts(list(read_squad(PIAF_V1, on_problem=no_problem))[:8])
+
+    whole = [[(token.text, token.idx) for token in doc] for doc in nlp.pipe(texts)]
+
+    assert {"morphologizer", "parser", "ner"} <= set(nlp.pipe_names)
+    assert len(texts) > 150
+    assert spacy_tokenizer().many(texts) == whole
+
+
 def test_mrqa_with_spacy_on_piaf_has_consistent_spans():
     require_spacy_model()
     articles = list(read_squad(PIAF_V1, on_problem=no_problem))[:20]
@@ -720,6 +762,198 @@ def test_mrqa_with_spacy_on_piaf_has_consistent_spans():
     lines = mrqa_lines(write(MrqaWriter(dataset="PIAF", split="train"), articles))
 
     assert assert_mrqa_spans_are_consistent(lines) >= aligned_answers(articles) > 0
+
+
+# --- the bytes of the writers, against json.dumps ------------------------------------------
+
+# Characters JSON encoders disagree on: quotes, backslash, controls, DEL, U+2028/U+2029 (kept
+# raw by json.dumps with ensure_ascii=False, escaped by some fast encoders), non-BMP.
+TRICKY = 'Il dit « "oui" » \\ puis\n\t\x00\x1f\x7f \u2028 \u2029 \u00e9\u0301 \U0001f389 fin.'
+
+
+def tricky_dataset() -> list[ExportArticle]:
+    return [
+        ExportArticle(
+            'Titre \u2028 « "cité" »',
+            [
+                ExportParagraph(
+                    TRICKY,
+                    [
+                        ExportQuestion("q\u2029", "Qu'a-t-il dit ?", [ExportAnswer('"oui"', 9)]),
+                        ExportQuestion("q2", "Puis ?", []),
+                    ],
+                )
+            ],
+        ),
+        ExportArticle("Vide", []),
+        *small_dataset(),
+    ]
+
+
+def test_the_tricky_answer_is_where_it_says():
+    assert TRICKY[9:14] == '"oui"'
+
+
+def squad_reference(articles, *, answers: bool = True) -> bytes:
+    """The SQuAD document as json.dumps writes it whole."""
+    document = {
+        "version": "1.1",
+        "data": [
+            {
+                "title": article.title,
+                "paragraphs": [
+                    {
+                        "context": p.context,
+                        "qas": [
+                            {
+                                "id": q.id,
+                                "question": q.question,
+                                "answers": [
+                                    {"text": a.text, "answer_start": a.answer_start}
+                                    for a in (q.answers if answers else [])
+                                ],
+                            }
+                            for q in p.questions
+                        ],
+                    }
+                    for p in article.paragraphs
+                ],
+            }
+            for article in articles
+        ],
+    }
+    return (json.dumps(document, ensure_ascii=False) + "\n").encode()
+
+
+def hf_reference(articles, *, answers: bool = True) -> bytes:
+    """One json.dumps line per question, the dict of the Hugging Face squad card."""
+    lines = [
+        json.dumps(
+            {
+                "id": q.id,
+                "title": article.title,
+                "context": p.context,
+                "question": q.question,
+                "answers": {
+                    "text": [a.text for a in (q.answers if answers else [])],
+                    "answer_start": [a.answer_start for a in (q.answers if answers else [])],
+                },
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+        for article in articles
+        for p in article.paragraphs
+        for q in p.questions
+    ]
+    return "".join(lines).encode()
+
+
+@pytest.mark.parametrize("answers", [True, False], ids=["answers", "held-back"])
+@pytest.mark.parametrize("source", ["tricky", "piaf"])
+def test_squad_and_hf_bytes_are_json_dumps_of_the_records(source, answers):
+    articles = tricky_dataset() if source == "tricky" else list(read_squad(PIAF_V1))
+
+    squad = write(SquadWriter(include_answers=answers), articles)
+    hf = write(HfJsonlWriter(include_answers=answers), articles)
+
+    assert squad == squad_reference(articles, answers=answers)
+    assert hf == hf_reference(articles, answers=answers)
+
+
+def mrqa_reference(articles, tokenize, *, dataset: str, split: str) -> bytes:
+    """The MRQA file as one json.dumps line per context, one tokenize call per text."""
+    lines = [{"header": {"dataset": dataset, "split": split}}]
+    for article in articles:
+        for p in article.paragraphs:
+            tokens = tokenize(p.context)
+            spans = TokenSpans(tokens)
+            lines.append(
+                {
+                    "context": p.context,
+                    "context_tokens": tokens,
+                    "qas": [
+                        {
+                            "qid": q.id,
+                            "question": q.question,
+                            "question_tokens": tokenize(q.question),
+                            "detected_answers": detect_answers(
+                                p.context, [a.text for a in q.answers], spans
+                            ),
+                            "answers": [a.text for a in q.answers],
+                        }
+                        for q in p.questions
+                    ],
+                }
+            )
+    raw = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0, filename="") as stream:
+        stream.write(raw)  # deflate's output does not depend on how its input is cut
+    return out.getvalue()
+
+
+def test_mrqa_in_batches_and_a_gzip_thread_writes_the_bytes_of_one_line_at_a_time():
+    # PIAF 2020 has 942 paragraphs: many batches, more than the gzip thread may queue.
+    articles = list(read_squad(PIAF_2020, on_problem=no_problem))
+    writer = MrqaWriter(dataset="PIAF", split="train", tokenize=simple_tokenizer)
+
+    data = write(writer, articles)
+
+    reference = mrqa_reference(articles, simple_tokenizer, dataset="PIAF", split="train")
+    assert data == reference
+    assert len(mrqa_lines(data)) == 943
+
+
+def test_pushing_records_one_by_one_writes_what_write_writes():
+    articles = tricky_dataset()
+    for make_writer in WRITERS.values():
+        writer, out = make_writer(), io.BytesIO()
+        writer.begin(out)
+        for article in articles:
+            writer.article(article.title)
+            for paragraph in article.paragraphs:
+                writer.paragraph(paragraph)
+        counts = writer.end()
+
+        assert out.getvalue() == write(make_writer(), articles)
+        assert counts == ExportCounts(articles=4, paragraphs=3, questions=5, answers=5)
+
+
+def test_a_failing_file_stops_the_mrqa_writer_with_its_error():
+    class Full(io.RawIOBase):
+        def writable(self):
+            return True
+
+        def write(self, data):
+            raise OSError("No space left on device")
+
+    with pytest.raises(OSError, match="No space left on device"):
+        MrqaWriter(dataset="d", split="s", tokenize=simple_tokenizer).write(
+            generated_dataset(2_000), Full()
+        )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        TRICKY,
+        "",
+        [TRICKY, "", "a"],
+        [],
+        [0, 7, 10**20, -1],
+        {"a": [1, 2], "é": {"x": None, "y": True, "z": 1.5}},
+    ],
+)
+def test_the_shared_encoders_write_what_json_dumps_writes(value):
+    expected = json.dumps(value, ensure_ascii=False)
+
+    assert encode_json(value) == expected.encode("utf-8")
+    assert json_text(value) == expected
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        assert json_strings(value) == expected
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        assert json_ints(value) == expected
 
 
 # --- determinism and memory -------------------------------------------------------------------

@@ -15,6 +15,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -1277,3 +1279,105 @@ def test_the_datasheet_of_an_imported_dataset_claims_no_annotation_here(
     assert "| Phare | https://fr.wikipedia.org/wiki/Phare | unknown: imported with its title " in (
         readme
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# One pass per split: every format, the gold files and the datasheet's figures
+
+
+def build_here(tmp_path: Path, folder: str, report=None, **options):
+    """Build a release named fquad into a folder of its own, with the gold files."""
+    (tmp_path / folder).mkdir()
+    return build_release_files(
+        options=check_options(options),
+        name="fquad",
+        version="1.0",
+        directory=tmp_path / folder,
+        report=report,
+        with_gold=True,
+    )
+
+
+def test_the_datasheet_tables_of_question_types_and_answer_lengths(ds, boss, releases_folder):
+    release = built(boss, "tables", formats=["hf"])
+
+    lines = stored(releases_folder, release, "README.md").decode().splitlines()
+    start = lines.index("## Question types (% of questions)")
+    # train: qui, quelle année (when); dev: quelle ×2, où ×2, qui, quand; test: où (the
+    # corrected "Dans quelle ville" is still where), quelle année (when), combien.
+    assert lines[start + 2 : start + 8] == [
+        "| split | who | what | which | where | when | why | how | how_many | other |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| train | 50.0 | 0.0 | 0.0 | 0.0 | 50.0 | 0.0 | 0.0 | 0.0 | 0.0 |",
+        "| dev | 16.7 | 0.0 | 33.3 | 33.3 | 16.7 | 0.0 | 0.0 | 0.0 | 0.0 |",
+        "| test | 0.0 | 0.0 | 0.0 | 33.3 | 33.3 | 0.0 | 0.0 | 33.3 | 0.0 |",
+        "",
+    ]
+    start = lines.index("## Answer lengths (words, original answers)")
+    # Words of the original answers (as corrected): train "Pierre-Paul Riquet", "1681";
+    # dev 3, 3, 5 (Loire) and 3, 3, 4 (Mont-Blanc); test "à Mayence", "1450", "environ 180".
+    # The held-back test answers are counted too: the datasheet describes the whole release.
+    assert lines[start + 2 : start + 8] == [
+        "| split | answers | mean | median | max |",
+        "| --- | --- | --- | --- | --- |",
+        "| train | 2 | 1.50 | 1.5 | 2 |",
+        "| dev | 6 | 3.50 | 3.0 | 5 |",
+        "| test | 3 | 1.67 | 2 | 2 |",
+        "",
+    ]
+
+
+def test_each_split_is_read_once_whatever_the_formats(ds, tmp_path):
+    counted = {}
+    for formats in (["squad"], ["squad", "hf", "mrqa"]):
+        with CaptureQueriesContext(connection) as queries:
+            build_here(tmp_path, "-".join(formats), formats=formats, include_history=False)
+        counted["+".join(formats)] = len(queries)
+
+    # 1 count of the questions per split (progress); per split its questions, their
+    # paragraphs, their answers and their reviews, plus the additional-answer leases on dev
+    # and test (4 + 5 + 5); the datasheet: the articles to credit and the campaigns.
+    assert counted == {"squad": 17, "squad+hf+mrqa": 17}
+
+
+def test_a_build_reports_its_progress_as_it_reads_each_split(ds, tmp_path, monkeypatch):
+    monkeypatch.setattr("exports.dataset.CHUNK", 2)
+    reports = []
+
+    build_here(
+        tmp_path, "progress", lambda *report: reports.append(report), formats=["squad", "hf"]
+    )
+
+    # 11 questions: train 2, dev 6, test 3, read 2 at a time; 90 % when all are read.
+    assert reports == [
+        (0, "squad + hf · train"),
+        (16, "squad + hf · train"),
+        (16, "squad + hf · dev"),
+        (32, "squad + hf · dev"),
+        (49, "squad + hf · dev"),
+        (65, "squad + hf · dev"),
+        (65, "squad + hf · test"),
+        (81, "squad + hf · test"),
+        (90, "squad + hf · test"),
+        (95, "README.md"),
+    ]
+
+
+def test_small_chunks_give_the_same_files_and_datasheet(ds, tmp_path, monkeypatch):
+    options = {"formats": ["squad", "hf", "mrqa"], "include_history": True}
+    whole = build_here(tmp_path, "whole", **options)
+    monkeypatch.setattr("exports.dataset.CHUNK", 2)  # paragraphs and articles cut in two
+
+    cut = build_here(tmp_path, "cut", **options)
+
+    assert [(f.name, f.sha256) for f in cut.files] == [(f.name, f.sha256) for f in whole.files]
+    assert cut.manifest == whole.manifest
+    assert [f.name for f in whole.files] == [
+        *DATA_FILES,
+        "history.jsonl",
+        "README.md",
+        "manifest.json",
+        "gold-train.json",
+        "gold-dev.json",
+        "gold-test.json",
+    ]
