@@ -76,3 +76,15 @@ def test_health_says_ok_when_everything_answers(client, db):
         "cache: ok",
         "broker: ok",
     ]
+
+
+def test_one_redis_client_serves_every_call_and_reaches_redis(settings):
+    backend = ResilientRedisCache(
+        settings.REDIS_URL, {"KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"]}
+    )
+    client = backend._cache.get_client(write=True)
+    assert backend._cache.get_client(write=False) is client
+    backend.set("shared", 41)
+    assert backend.incr("shared") == 42
+    assert client.exists(backend.make_and_validate_key("shared")) == 1
+    assert backend._fallback.get("shared") is None  # Redis answered, not the fallback
