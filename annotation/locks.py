@@ -30,7 +30,9 @@ from datetime import datetime
 
 from django.db import connection
 
-from annotation.models import Lease, Question
+from annotation.models import Campaign, Lease, Question
+from core.rows import columns, split_row
+from corpus.models import Article, Paragraph
 
 LEASE_COLUMNS = (
     "id",
@@ -141,8 +143,20 @@ def _params(kind, campaign, user, *, now, expires, may_take_new) -> dict:
     }
 
 
-def _claim_postgresql(kind: str, params: dict) -> tuple[int, bool] | None:
+def _held(row) -> tuple[Lease, bool]:
+    """The lease with its paragraph, article and question, from one row holding their columns
+    in that order and then `created`."""
+    lease, paragraph, article, question = split_row(row[:-1], (Lease, Paragraph, Article, Question))
+    paragraph.article = article
+    lease.paragraph, lease.question = paragraph, question
+    if question is not None:
+        question.paragraph = paragraph
+    return lease, row[-1]
+
+
+def _claim_postgresql(kind: str, params: dict) -> tuple[Lease, bool] | None:
     skip = " SKIP LOCKED"
+    lease_columns = columns(Lease)
     sql = f"""
         WITH mine AS ({_mine_sql()} LIMIT 1),
         revivable AS (
@@ -157,21 +171,28 @@ def _claim_postgresql(kind: str, params: dict) -> tuple[int, bool] | None:
         revived AS (
             UPDATE annotation_lease SET status = 'active', finished_at = NULL,
                 expires_at = %(expires)s
-            WHERE id IN (SELECT id FROM revivable) RETURNING id),
+            WHERE id IN (SELECT id FROM revivable) RETURNING {lease_columns}),
         made AS (
             INSERT INTO annotation_lease (campaign_id, kind, paragraph_id, question_id,
                 annotator_id, status, expires_at, draft, release_reason, release_note,
                 created_at)
             SELECT %(campaign)s, %(kind)s, paragraph_id, question_id, %(me)s, 'active',
                 %(expires)s, '{{}}', '', '', %(now)s
-            FROM picked RETURNING id)
-        SELECT id, false FROM mine
-        UNION ALL SELECT id, false FROM revived
-        UNION ALL SELECT id, true FROM made"""
+            FROM picked RETURNING {lease_columns}),
+        held AS (
+            SELECT {lease_columns}, false AS created FROM annotation_lease
+            WHERE id IN (SELECT id FROM mine)
+            UNION ALL SELECT {lease_columns}, false FROM revived
+            UNION ALL SELECT {lease_columns}, true FROM made)
+        SELECT {columns(Lease, "h")}, {columns(Paragraph, "p")}, {columns(Article, "a")},
+            {columns(Question, "q")}, h.created
+        FROM held h JOIN corpus_paragraph p ON p.id = h.paragraph_id
+        JOIN corpus_article a ON a.id = p.article_id
+        LEFT JOIN annotation_question q ON q.id = h.question_id"""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    return None if row is None else (row[0], row[1])
+    return None if row is None else _held(row)
 
 
 def _claim_sqlite(kind: str, params: dict) -> tuple[int, bool] | None:
@@ -220,15 +241,20 @@ def _claim_sqlite(kind: str, params: dict) -> tuple[int, bool] | None:
 
 def claim(
     kind: str, *, campaign, user, now: datetime, expires: datetime, may_take_new: bool
-) -> tuple[int, bool] | None:
-    """Return (lease id, created) of the person's lease, as the module docstring says.
+) -> tuple[Lease, bool] | None:
+    """Return (lease, created) of the person's lease, as the module docstring says; the lease
+    comes with its paragraph, article and question (on PostgreSQL, from the same statement).
 
     Must run inside the caller's transaction. Raises IntegrityError when another claim won
     the same item or the person claimed twice at once (the caller retries).
     """
     params = _params(kind, campaign, user, now=now, expires=expires, may_take_new=may_take_new)
     if connection.vendor != "postgresql":
-        return _claim_sqlite(kind, params)
+        found = _claim_sqlite(kind, params)
+        if found is None:
+            return None
+        leases = Lease.objects.select_related("paragraph__article", "question")
+        return leases.get(pk=found[0]), found[1]
     found = _claim_postgresql(kind, params)
     if found is None and kind == Lease.Kind.ANSWER and may_take_new:
         # A question has several places: one another claim holds locked may still have one
@@ -289,8 +315,28 @@ def leases_expire(*, campaign, now: datetime) -> None:
 def lease_lock(*, lease_pk: int) -> Lease | None:
     """Lock one lease row for the rest of the transaction; read with its campaign, paragraph,
     article and question (not locked) in the same statement."""
-    leases = Lease.objects.select_related("campaign", "paragraph__article", "question")
-    return leases.select_for_update(of=("self",)).filter(pk=lease_pk).first()
+    lock = " FOR UPDATE OF l" if connection.vendor == "postgresql" else ""
+    sql = f"""
+        SELECT {columns(Lease, "l")}, {columns(Campaign, "c")}, {columns(Paragraph, "p")},
+            {columns(Article, "a")}, {columns(Question, "q")}
+        FROM annotation_lease l JOIN annotation_campaign c ON c.id = l.campaign_id
+        JOIN corpus_paragraph p ON p.id = l.paragraph_id
+        JOIN corpus_article a ON a.id = p.article_id
+        LEFT JOIN annotation_question q ON q.id = l.question_id
+        WHERE l.id = %s{lock}"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [lease_pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    lease, campaign, paragraph, article, question = split_row(
+        row, (Lease, Campaign, Paragraph, Article, Question)
+    )
+    paragraph.article = article
+    lease.campaign, lease.paragraph, lease.question = campaign, paragraph, question
+    if question is not None:
+        question.paragraph = paragraph
+    return lease
 
 
 def question_lock(*, question_pk: int) -> Question | None:

@@ -23,8 +23,10 @@ the claim's cost that stays flat as a campaign grows (compare runs with `--parag
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -49,6 +51,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--cprofile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also print the N functions with the most cumulative time (cProfile, on stderr)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     return parser.parse_args(argv)
 
@@ -211,8 +220,12 @@ def run(args) -> dict:
     counter = Counter()
     samples = {"claim": [], "submit": []}
     people = annotators(args.annotators)
+    # CPU time, not wall time: waiting for PostgreSQL is not this process's work.
+    profiler = cProfile.Profile(time.process_time) if args.cprofile else None
     with connection.execute_wrapper(counter):
-        for _cycle in range(args.cycles):
+        for cycle in range(args.cycles):
+            if profiler is not None and cycle == 1:  # after the first cycle's imports
+                profiler.enable()
             for _user, token in people:
                 client = APIClient()
                 client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -234,6 +247,10 @@ def run(args) -> dict:
                 )
                 assert sent.status_code == 201, sent.content
                 samples["submit"].append(figures)
+    if profiler is not None:
+        profiler.disable()
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("cumulative").print_stats(args.cprofile)
     return samples
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import Max
 
-from annotation.models import Campaign, Question, QuestionRevision, ReviewCounter
+from annotation.models import Answer, Campaign, Question, QuestionRevision, ReviewCounter
 from annotation.sampling import should_sample
+from core.rows import built, columns
 
 
 def _settings(campaign: Campaign) -> dict:
@@ -24,10 +26,38 @@ def _settings(campaign: Campaign) -> dict:
     }
 
 
+def _counter_row_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
+    """The annotator's counter row, made if missing, locked for the transaction."""
+    settings = _settings(campaign)
+    if connection.vendor != "postgresql":
+        counter, _created = ReviewCounter.objects.select_for_update().get_or_create(
+            campaign=campaign, annotator_id=annotator_id, defaults=settings
+        )
+        return counter
+    # One statement makes it or locks it (the no-op update takes the row lock).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO annotation_reviewcounter (campaign_id, annotator_id, epoch, rate, warmup,
+                warmup_rate, seen, sampled, decided_before)
+            VALUES (%s, %s, 0, %s, %s, %s, 0, 0, 0)
+            ON CONFLICT (campaign_id, annotator_id)
+            DO UPDATE SET seen = annotation_reviewcounter.seen
+            RETURNING {columns(ReviewCounter)}
+            """,
+            [
+                campaign.pk,
+                annotator_id,
+                settings["rate"],
+                settings["warmup"],
+                settings["warmup_rate"],
+            ],
+        )
+        return built(ReviewCounter, cursor.fetchone())
+
+
 def _counter_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
-    counter, _created = ReviewCounter.objects.select_for_update().get_or_create(
-        campaign=campaign, annotator_id=annotator_id, defaults=_settings(campaign)
-    )
+    counter = _counter_row_locked(campaign, annotator_id)
     current = _settings(campaign)
     if any(getattr(counter, name) != value for name, value in current.items()):
         # New review settings: count again from here, with fresh draws.
@@ -59,24 +89,26 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
         decisions.append(picked)
         counter.seen += 1
         counter.sampled += picked
-    counter.save()
+    kept = ["epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before"]
+    ReviewCounter.objects.filter(pk=counter.pk).update(**{n: getattr(counter, n) for n in kept})
     return decisions
 
 
-def revisions_start(questions: list[Question], answers: dict[int, tuple[int, str]]) -> None:
-    """Record version 1 of new questions: `answers` maps question pk to (start, text)."""
-    QuestionRevision.objects.bulk_create(
+def first_revisions(questions: list[Question], answers: list[Answer]) -> list[QuestionRevision]:
+    """Version 1 of new questions (unsaved): their text and their first answer's span, by
+    their author. `answers` are the questions' first answers, in the same order."""
+    return [
         QuestionRevision(
             question=question,
             number=1,
             origin=QuestionRevision.Origin.WRITTEN,
             editor_id=question.author_id,
             text=question.text,
-            answer_start=answers[question.pk][0],
-            answer_text=answers[question.pk][1],
+            answer_start=answer.answer_start,
+            answer_text=answer.text,
         )
-        for question in questions
-    )
+        for question, answer in zip(questions, answers, strict=True)
+    ]
 
 
 def revision_add(*, question: Question, editor, text: str, answer_start: int, answer_text: str):

@@ -103,9 +103,9 @@ def claim_next(*, campaign: Campaign, user, kind: str) -> Claim | None:
                     status=403,
                 )
             return None
-        lease = Lease.objects.select_related("paragraph__article", "question").get(pk=found[0])
+        lease, created = found
         lease.campaign = campaign
-        return Claim(lease, created=found[1])
+        return Claim(lease, created=created)
     raise ServiceError({"lease": [_("Many people are claiming at once; try again.")]}, status=409)
 
 

@@ -161,7 +161,7 @@ def test_a_claim_in_flight_does_not_hide_the_other_place_of_its_question():
         try:
             with transaction.atomic():  # the first claimant picked the question, not yet stored
                 now = timezone.now()
-                lease_pk, _created = locks.claim(
+                lease, _created = locks.claim(
                     "answer",
                     campaign=campaign,
                     user=first,
@@ -169,7 +169,7 @@ def test_a_claim_in_flight_does_not_hide_the_other_place_of_its_question():
                     expires=now + timedelta(minutes=30),
                     may_take_new=True,
                 )
-                picked.append(Lease.objects.get(pk=lease_pk).question)
+                picked.append(lease.question)
                 holding.set()
                 done.wait(10)
         finally:

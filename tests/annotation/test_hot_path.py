@@ -93,8 +93,9 @@ def test_a_claim_and_a_submission_send_the_same_few_statements_at_any_size(
     _more_paragraphs(40)
     later_claim, later_submit = cycle()
     assert (len(first_claim), len(first_submit)) == (len(later_claim), len(later_submit))
-    # claim: end overdue leases, the claim itself, read the lease with its paragraph
-    assert len(later_claim) == 3, later_claim
-    # submit: the lease locked, marked sent, the review counter read and written, the
-    # questions, answers and versions stored
-    assert len(later_submit) == 7, later_submit
+    # claim: end the overdue leases; the claim itself, which reads the lease back with its
+    # paragraph and article
+    assert len(later_claim) == 2, later_claim
+    # submit: the lease read locked, marked sent, the review counter read and written, the
+    # questions, their answers and versions stored in one statement
+    assert len(later_submit) == 5, later_submit

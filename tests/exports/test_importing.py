@@ -650,10 +650,10 @@ def test_bad_options_are_refused_and_nothing_is_stored(hand_path, db, options, f
 def test_a_crash_midway_leaves_nothing_half_imported(hand_path, loire, monkeypatch):
     before = table_counts()
 
-    def crash(questions, answers):
+    def crash(questions):  # once the questions, answers and versions are written
         raise RuntimeError("worker killed")
 
-    monkeypatch.setattr("annotation.services.questions.revisions_start", crash)
+    monkeypatch.setattr("annotation.services.questions.items_for_questions", crash)
     with pytest.raises(RuntimeError):
         squad_import(path=hand_path, wave="1.1", language="fr")
 
