@@ -221,14 +221,16 @@ def run(args) -> dict:
     samples = {"claim": [], "submit": []}
     people = annotators(args.annotators)
     # CPU time, not wall time: waiting for PostgreSQL is not this process's work.
+    clients = []  # one per annotator, as each person's browser or script keeps its own
+    for _user, token in people:
+        clients.append(APIClient())
+        clients[-1].credentials(HTTP_AUTHORIZATION=f"Token {token}")
     profiler = cProfile.Profile(time.process_time) if args.cprofile else None
     with connection.execute_wrapper(counter):
         for cycle in range(args.cycles):
             if profiler is not None and cycle == 1:  # after the first cycle's imports
                 profiler.enable()
-            for _user, token in people:
-                client = APIClient()
-                client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+            for client in clients:
                 claimed, figures = measure(
                     lambda c=client: c.post(f"/api/v1/campaigns/{campaign.pk}/leases/"),
                     backend_pid,

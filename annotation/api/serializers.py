@@ -188,7 +188,8 @@ def lease_data(lease: Lease) -> dict:
 
 
 def written_data(question: Question, author: str) -> dict:
-    """`QuestionSerializer(question).data` of a question its author just sent (no query)."""
+    """`QuestionSerializer(question).data` of a question its author just sent (no query): a
+    question `questions_store` returned, its answers in `answers_stored`."""
     return {
         "id": str(question.uuid),
         "campaign": question.campaign_id,
@@ -208,7 +209,7 @@ def written_data(question: Question, author: str) -> dict:
                 "no_answer": answer.no_answer,
                 "seconds_spent": answer.seconds_spent,
             }
-            for answer in question.answers.all()
+            for answer in question.answers_stored
         ],
         "answers_held_back": False,
         "created_at": _when(question.created_at),

@@ -90,7 +90,13 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
         counter.seen += 1
         counter.sampled += picked
     kept = ["epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before"]
-    ReviewCounter.objects.filter(pk=counter.pk).update(**{n: getattr(counter, n) for n in kept})
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE annotation_reviewcounter SET "
+            + ", ".join(f"{name} = %s" for name in kept)
+            + " WHERE id = %s",
+            [*(getattr(counter, name) for name in kept), counter.pk],
+        )
     return decisions
 
 

@@ -50,8 +50,8 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
 
     Runs in the caller's transaction, after the caller checked the input: the question type
     is classified here, the first answer of each question is its version 1, and the
-    additional-answers campaigns get the new questions as items. The questions come back
-    with their answers in hand (`question.answers.all()` reads no row). On PostgreSQL the
+    additional-answers campaigns get the new questions as items. Each question comes back
+    with its answers in `answers_stored` (no query to read them again). On PostgreSQL the
     three tables are written by one statement (the work loop's hot path).
     """
     now = timezone.now()
@@ -101,7 +101,10 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
         for revision in revisions:
             revision.question = revision.question
         QuestionRevision.objects.bulk_create(revisions)
-    _answers_in_hand(rows, answers)
+    for question in rows:
+        question.answers_stored = []
+    for answer in answers:
+        answer.question.answers_stored.append(answer)
     items_for_questions(rows)
     return rows
 
@@ -197,15 +200,3 @@ def _store_in_one_statement(rows, answers, revisions) -> None:
         answer._state.adding = False
     for revision in revisions:
         revision.question = revision.question
-
-
-def _answers_in_hand(questions: list[Question], answers: list[Answer]) -> None:
-    """Let `question.answers.all()` give the answers just stored without a query, as a
-    `prefetch_related("answers")` read would."""
-    held = {question.pk: [] for question in questions}
-    for answer in answers:
-        held[answer.question_id].append(answer)
-    for question in questions:
-        rows = Answer.objects.filter(question=question)
-        rows._result_cache, rows._prefetch_done = held[question.pk], True
-        question._prefetched_objects_cache = {"answers": rows}
