@@ -1,12 +1,14 @@
-"""The annotation page in Chromium: "Next paragraph" → paragraph shown, on the embedded default.
+"""The annotation page in Chromium: "Next paragraph" → paragraph shown, embedded or production.
 
 Run from the project root: `.venv/bin/python bench/annotation_page.py` (see bench/README.md).
 
-It builds a throw-away embedded install (SQLite, no Redis: DATABASE_URL and REDIS_URL unset,
-VAR_DIR in a temporary folder), migrates it, runs `seed_demo` (PIAF's paragraphs when the shared
-data is there, else the sample corpus), and serves it with gunicorn and DEBUG=false (hashed,
-compressed static files, as in production) or with `manage.py runserver` and DEBUG=true (what
-`make run` starts, with the same collected static files). Debian's Chromium, driven by
+It builds a throw-away install: by default the embedded one (SQLite, no Redis: DATABASE_URL and
+REDIS_URL unset), or with `--database-url postgres://…` (and `--redis-url`) the production
+stack's database, dropped and made again; VAR_DIR in a temporary folder. It migrates it, runs
+`seed_demo` (PIAF's paragraphs when the shared data is there, else the sample corpus), and
+serves it with gunicorn and DEBUG=false (hashed, compressed static files, as in production) or
+with `manage.py runserver` and DEBUG=true (what `make run` starts, with the same collected
+static files). Debian's Chromium, driven by
 Playwright, signs in as the demo annotator and works through --paragraphs paragraphs: each time
 it writes three questions with the page's own script, sends the paragraph, and clicks "Next
 paragraph".
@@ -33,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -49,7 +52,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 HOST = "127.0.0.1"
-TARGET_SHOWN_MS = 150
+TARGET_SHOWN_MS = 150  # the embedded default (issue 12)
+TARGET_SHOWN_MS_PRODUCTION = 100  # gunicorn + PostgreSQL (issue 13)
 
 # Before the click: remember when it happened (the input event's own time stamp, in epoch ms).
 ARM_CLICK = """() => {
@@ -131,11 +135,45 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="gunicorn with DEBUG=false (default) or runserver with DEBUG=true (make run)",
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a postgres:// URL: the production stack's database, dropped and made again "
+        "(default: the embedded SQLite)",
+    )
+    parser.add_argument(
+        "--redis-url", default="", help="with --database-url: the cache's Redis (default: none)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     args = parser.parse_args(argv)
     if args.paragraphs < 2 or args.workers < 1:
         parser.error("--paragraphs must be at least 2 and --workers at least 1")
+    if args.database_url and not args.database_url.startswith(("postgres://", "postgresql://")):
+        parser.error("--database-url must be a postgres:// URL")
+    if args.redis_url and not args.database_url:
+        parser.error("--redis-url goes with --database-url")
     return args
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the database of a postgres:// URL (through the `postgres` database)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
 
 
 def embedded_env(var_dir: Path, debug: bool) -> dict[str, str]:
@@ -319,11 +357,18 @@ def main(argv=None) -> int:
     var_dir = Path(tempfile.mkdtemp(prefix="bench-annotation-page-"))
     debug = args.server == "runserver"
     env = embedded_env(var_dir, debug)
+    if args.database_url:  # the production stack: PostgreSQL (and Redis when given)
+        env["DATABASE_URL"] = args.database_url
+        if args.redis_url:
+            env["REDIS_URL"] = args.redis_url
+        recreate_database(args.database_url)
+    target = TARGET_SHOWN_MS_PRODUCTION if args.database_url else TARGET_SHOWN_MS
+    stack = "PostgreSQL" + (" + Redis" if args.redis_url else "") if args.database_url else "SQLite"
     quiet = args.json
     server = None
     try:
         if not quiet:
-            print(f"Embedded install in {var_dir} ({args.server}, DEBUG={debug})", flush=True)
+            print(f"Install in {var_dir} ({args.server}, {stack}, DEBUG={debug})", flush=True)
         run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, quiet)
         run_step(
             "collectstatic", [str(PYTHON), "manage.py", "collectstatic", "--noinput"], env, quiet
@@ -339,19 +384,23 @@ def main(argv=None) -> int:
     finally:
         stop_server(server)
         shutil.rmtree(var_dir, ignore_errors=True)
+        if args.database_url:
+            drop_database(args.database_url)
     result |= {
         "load_average_1min": round(os.getloadavg()[0], 2),
         "server": args.server,
         "debug": debug,
         "cores": os.cpu_count(),
-        "target_shown_ms": TARGET_SHOWN_MS,
+        "stack": stack,
+        "target_shown_ms": target,
     }
-    result["target_met"] = bool(result["shown_ms"] and result["shown_ms"]["p95"] <= TARGET_SHOWN_MS)
+    result["target_met"] = bool(result["shown_ms"] and result["shown_ms"]["p95"] <= target)
     if args.json:
         print(json.dumps(result))
         return 0 if result["target_met"] else 1
     print(
-        f'\n{result["clicks"]} clicks on "Next paragraph" ({args.server}, {os.cpu_count()} cores)'
+        f'\n{result["clicks"]} clicks on "Next paragraph" '
+        f"({args.server}, {stack}, {os.cpu_count()} cores)"
     )
     for key, label in [
         ("shown_ms", "click → paragraph shown"),
@@ -370,7 +419,7 @@ def main(argv=None) -> int:
     print(f"  load average (1 min) at the end: {result['load_average_1min']}")
     print(f"  page weight: cold {result['cold_bytes']:,} B, warm {result['warm_bytes_median']:,} B")
     verdict = "met" if result["target_met"] else "MISSED"
-    print(f"  target: shown p95 ≤ {TARGET_SHOWN_MS} ms: {verdict}")
+    print(f"  target: shown p95 ≤ {target} ms: {verdict}")
     return 0 if result["target_met"] else 1
 
 

@@ -140,6 +140,11 @@ def parse_database_url(name: str, url: str) -> dict:
         "PORT": str(port or ""),
         "CONN_MAX_AGE": 60,
         "CONN_HEALTH_CHECKS": True,
+        # Parameters sent apart from the SQL, and a statement run twice on a connection is
+        # prepared: PostgreSQL then neither parses nor plans it again. On the work loop's hot
+        # path this halves PostgreSQL's CPU and saves Python the quoting of every value
+        # (bench/work_loop_profile.py: 6.9 → 3.3 ms and 10.2 → 8.6 ms per cycle).
+        "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2},
     }
 
 

@@ -21,6 +21,7 @@ from annotation.services.work import lease_claim_next, questions_submit
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.annotation.conftest import TEXTS, good_questions
+from tests.needs import require_service
 
 
 def _client(user) -> APIClient:
@@ -99,3 +100,25 @@ def test_a_claim_and_a_submission_send_the_same_few_statements_at_any_size(
     # submit: the lease read locked, marked sent, the review counter read and written, the
     # questions, their answers and versions stored in one statement
     assert len(later_submit) == 5, later_submit
+
+
+def test_the_hot_statements_are_prepared_on_postgresql(campaign, paragraphs, annotators):
+    """Run twice on one connection, the claim is a prepared statement: PostgreSQL neither
+    parses nor plans it again (config.env: server-side binding, prepare_threshold 2)."""
+    if connection.vendor != "postgresql":
+        require_service("prepared statements need DATABASE_URL to point at PostgreSQL")
+    client = _client(annotators[0])
+    for paragraph in paragraphs[:3]:
+        lease = client.post(f"/api/v1/campaigns/{campaign.pk}/leases/").json()
+        sent = client.post(
+            f"/api/v1/leases/{lease['id']}/submit/",
+            {"questions": good_questions(paragraph)},
+            format="json",
+        )
+        assert sent.status_code == 201
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%WITH mine AS%"],
+        )
+        assert cursor.fetchone()[0] == 1
