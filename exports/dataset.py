@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, groupby, islice
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from django.db import connection
 from django.db.models import QuerySet, TextField
@@ -113,21 +113,21 @@ def with_ids(rows: QuerySet, ids: Iterable[int], field: str = "pk") -> QuerySet:
 
 def _answers_by_question(question_pks: list[int]) -> dict[int, tuple[list[ExportAnswer], int]]:
     """Return the shown answers of some questions, the original first, and how many are."""
-    found: dict[int, list] = {pk: [[], 0] for pk in question_pks}
     rows = (
         with_ids(shown_answers(), question_pks, "question")
         .order_by("question_id", "kind", "pk")
         .values_list("question_id", "kind", "text", "answer_start")
-    )  # "additional" sorts before "original": the original is moved first below
-    for question_pk, kind, text, start in rows:
-        answer = ExportAnswer(text=text, answer_start=start)
-        entry = found[question_pk]
-        if kind == Answer.Kind.ORIGINAL:
-            entry[0].insert(0, answer)
-            entry[1] += 1
-        else:
-            entry[0].append(answer)
-    return {pk: (answers, originals) for pk, (answers, originals) in found.items()}
+    )  # "additional" sorts before "original"
+    found = {}
+    for question_pk, answers in groupby(rows, key=itemgetter(0)):
+        originals, others = [], []
+        for _pk, kind, text, start in answers:
+            (originals if kind == Answer.Kind.ORIGINAL else others).append(
+                ExportAnswer(text, start)
+            )
+        originals.reverse()  # were there several, the latest first, as releases always had
+        found[question_pk] = (originals + others, len(originals))
+    return found
 
 
 def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
@@ -162,7 +162,7 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
                 question_type,
                 campaign_pk,
                 bool(source_id),
-                *answers[pk],
+                *answers.get(pk, ([], 0)),
             )
             for (
                 pk,

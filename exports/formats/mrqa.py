@@ -23,8 +23,10 @@ text in the context: `char_spans` are inclusive, `context[start:end + 1] == text
 
 The task tokenized with spaCy; so do we by default (`spacy_tokenizer`, the `fr_core_news_sm`
 tokenizer alone). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
-such as `simple_tokenizer`, which needs nothing installed. The gzip stream is deterministic
-(mtime 0, no file name), so the same records and tokenizer always give the same bytes.
+such as `simple_tokenizer`, which needs nothing installed; one that also has a
+`many(texts)` method (spaCy's has) is given a batch of texts at a time. The gzip stream is
+deterministic (mtime 0, no file name, level 9), so the same records and tokenizer always give
+the same bytes, however they are batched.
 """
 
 from __future__ import annotations
