@@ -196,6 +196,33 @@ class Lease(models.Model):
             # A claim skips what the person held before: their leases by paragraph, by question.
             models.Index(fields=["annotator", "paragraph"], name="annotation_lease_seen_p"),
             models.Index(fields=["question", "annotator"], name="annotation_lease_seen_q"),
+            # Pages at scale (issue 13). The leases whose time counts, by person and by end
+            # (hours report, the annotator's own figures), holding what the sums read.
+            models.Index(
+                fields=["annotator", "finished_at"],
+                include=["created_at", "campaign", "kind", "status"],
+                condition=models.Q(status__in=["submitted", "released"]),
+                name="annotation_lease_worked",
+            ),
+            models.Index(
+                fields=["finished_at"],
+                include=["created_at", "campaign", "kind", "status"],
+                condition=models.Q(status__in=["submitted", "released"]),
+                name="annotation_lease_ended",
+            ),
+            # A campaign's progress (its writing leases by status) and its unsuitable reports.
+            models.Index(fields=["campaign", "kind", "status"], name="annotation_lease_progress"),
+            models.Index(
+                fields=["campaign", "-finished_at", "-id"],
+                condition=models.Q(release_reason="unsuitable"),
+                name="annotation_lease_unsuitable",
+            ),
+            # What a person holds now.
+            models.Index(
+                fields=["annotator"],
+                condition=models.Q(status="active"),
+                name="annotation_lease_held",
+            ),
         ]
 
     def __str__(self):
@@ -318,7 +345,20 @@ class Question(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["author", "created_at"], name="annotation_q_author"),
+            # An author's questions by time (hours report, feedback), with what the report reads.
+            models.Index(
+                fields=["author", "created_at"],
+                include=["seconds_spent", "campaign"],
+                name="annotation_q_author",
+            ),
+            # Pages at scale (issue 13): an author's figures (quality table, own figures),
+            # a campaign's question types, the questions written in a period.
+            models.Index(
+                fields=["author", "campaign", "status", "seconds_spent"],
+                name="annotation_q_author_stats",
+            ),
+            models.Index(fields=["campaign", "question_type"], name="annotation_q_types"),
+            models.Index(fields=["created_at"], include=["campaign"], name="annotation_q_created"),
             # The reviewers' queue, oldest first: (created_at, id) and not id alone, so that
             # PostgreSQL walks this index and not the primary key past every question already
             # reviewed or never sampled (see WorkItem.rank).

@@ -15,7 +15,7 @@ the times.
 Adding a page: append a `Page(name, role, url)` to `PAGES`. The url is a format string; its
 `{fields}` come from `facts()` (ids found in the database: campaigns, a question, leases held
 now, a release…); add a fact there when a page needs another id. Roles are the users
-`scale_data` makes: "annotator" (ann000, the most productive, who holds a paragraph now),
+`scale_data` makes: "annotator" (ann011, the most productive, who holds a paragraph now),
 "reviewer" (rev00, who holds a question to review now), "admin" (admin0).
 """
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scale_data  # noqa: E402  (bench/ is not a package)
 
 TARGET_P95_MS = 300.0
-USERS = {"annotator": "ann000", "reviewer": "rev00", "admin": "admin0"}
+USERS = {"annotator": scale_data.TOP_ANNOTATOR, "reviewer": "rev00", "admin": "admin0"}
 
 
 @dataclass(frozen=True)

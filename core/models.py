@@ -102,3 +102,40 @@ class WorkerCheck(CreatedBy, Job):
 
     def __str__(self):
         return f"{self.queue} #{self.pk} ({self.status})"
+
+
+class StoredFigure(Job):
+    """A figure over big tables (corpus statistics, human performance, a release diff),
+    computed by a background job and kept for the pages to read (`core.figures`).
+
+    One row per computation; the newest succeeded row of a (name, key) is the value shown. It
+    records the fingerprint of the data it was computed from, so a page tells at a glance,
+    from a few indexed reads, whether the data changed since.
+    """
+
+    name = models.CharField(_("figure"), max_length=100)
+    # The figure's parameters as canonical JSON ("" without any), e.g. {"new":7,"old":3}.
+    key = models.CharField(_("parameters"), max_length=200, blank=True)
+    fingerprint = models.CharField(_("fingerprint of the data"), max_length=500, blank=True)
+    value = models.JSONField(_("value"), null=True, blank=True)
+    seconds = models.FloatField(_("seconds to compute"), null=True, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = _("stored figure")
+        verbose_name_plural = _("stored figures")
+        constraints = [
+            *Job.Meta.constraints,
+            # One computation in flight per figure: a second page view finds it, and does not
+            # start another.
+            models.UniqueConstraint(
+                fields=["name", "key"],
+                condition=models.Q(status__in=["pending", "running"]),
+                name="core_storedfigure_one_in_flight",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["name", "key", "status", "-id"], name="core_storedfigure_latest")
+        ]
+
+    def __str__(self):
+        return f"{self.name} {self.key} ({self.status})"

@@ -1,6 +1,7 @@
 from celery import shared_task
 
-from core.models import WorkerCheck
+from core.figure_jobs import figure_compute
+from core.models import StoredFigure, WorkerCheck
 from core.services import worker_check_run
 
 
@@ -10,3 +11,11 @@ def worker_check_run_task(self, *, job_pk: int) -> None:
     if check is None or check.is_finished:
         return
     worker_check_run(check=check, hostname=self.request.hostname)
+
+
+@shared_task(acks_late=True)
+def stored_figure_task(*, job_pk: int) -> None:
+    row = StoredFigure.objects.filter(pk=job_pk).first()
+    if row is None or row.is_finished:
+        return
+    figure_compute(row=row)

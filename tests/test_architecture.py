@@ -62,6 +62,7 @@ PURE = {
 # Use cases that live in a module named for their concern rather than in `services`.
 USE_CASES = {
     "core.jobs",
+    "core.figure_jobs",
     "corpus.scraping",
     "exports.importing",
     "evaluation.leaderboard",

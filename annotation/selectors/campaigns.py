@@ -1,12 +1,15 @@
 """Reads of campaigns: who may see which, how far one is, its question types and reports."""
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
-from annotation.models import Campaign, Lease, QuestionType
+from annotation.models import Campaign, Lease, Question, QuestionType
+from core.figures import Figure, FigureReading, bounded_count
+from core.pagination import KeysetPage, keyset_page
 from core.roles import Role
-from corpus.models import Paragraph
+from corpus.models import Article, Paragraph
 
 
 def campaigns_for(user) -> QuerySet:
@@ -76,26 +79,79 @@ def held_campaigns(*, annotator) -> set[int]:
     return set(held.values_list("campaign_id", flat=True))
 
 
-def campaign_progress(campaign: Campaign) -> dict:
-    """Return how far a questions campaign is: paragraphs, leases, questions, annotators."""
-    paragraphs = Paragraph.objects.filter(
-        article__split__in=campaign.splits, article__language=campaign.language
-    ).count()
+# How many paragraphs a campaign's splits hold: a count over the corpus (a million paragraphs at
+# 10× FQuAD), so a stored figure (`core.figures`): counted during the request while the corpus is
+# small, else read from its last computation, computed again by a job when the corpus changed.
+PARAGRAPHS_FIGURE = "annotation.campaign_paragraphs"
+SMALL_CORPUS = 20_000
+
+
+def _paragraphs(*, language: str, splits: list[str]) -> int:
+    return Paragraph.objects.filter(article__language=language, article__split__in=splits).count()
+
+
+def _paragraphs_fingerprint(*, language: str, splits: list[str]) -> str:
+    """The newest paragraph, and how many articles the splits hold (an article moved by hand
+    changes it): two reads through indexes."""
+    newest = Paragraph.objects.aggregate(newest=Max("pk"))["newest"]
+    articles = Article.objects.filter(split__in=splits).count()
+    return f"{newest}:{articles}"
+
+
+def _small_corpus(**params) -> bool:
+    return bounded_count(Paragraph.objects.all(), SMALL_CORPUS) <= SMALL_CORPUS
+
+
+def paragraphs_figure() -> Figure:
+    """The figure registered by the app (`AnnotationConfig.ready`)."""
+    return Figure(PARAGRAPHS_FIGURE, _paragraphs, _paragraphs_fingerprint, _small_corpus)
+
+
+def paragraphs_params(campaign: Campaign) -> dict:
+    """The parameters of the campaign's paragraphs figure (read by the page with
+    `core.figure_jobs.figure_read`, which starts the job that counts them when needed)."""
+    return {"language": campaign.language, "splits": campaign.splits}
+
+
+def campaign_progress(
+    campaign: Campaign,
+    *,
+    paragraphs: FigureReading,
+    types: dict[str, int] | None = None,
+) -> dict:
+    """Return how far a questions campaign is: paragraphs, leases, questions, annotators.
+
+    Each count goes through an index that holds what it counts (the campaign's writing leases
+    by status, the unsuitable reports, the question types, one probe per author). The
+    paragraphs are the figure the page read (None while their first count runs); the questions
+    are the sum of `type_counts`. Pass what the page read already.
+    """
+    types = type_counts(campaign) if types is None else types
     leases = campaign.leases.filter(kind=Lease.Kind.WRITE)  # reviews are not paragraphs
     now = timezone.now()
     return {
-        "paragraphs": paragraphs,
+        "paragraphs": paragraphs.value,
         "submitted": leases.filter(status=Lease.Status.SUBMITTED).count(),
         "in_progress": leases.filter(status=Lease.Status.ACTIVE, expires_at__gte=now).count(),
-        "reported": leases.filter(release_reason=Lease.Reason.UNSUITABLE).count(),
-        "questions": campaign.questions.count(),
-        "annotators": campaign.questions.values("author").distinct().count(),
+        "reported": unsuitable_reports(campaign).count(),
+        "questions": sum(types.values()),
+        "annotators": get_user_model()
+        .objects.filter(Exists(Question.objects.filter(campaign=campaign, author=OuterRef("pk"))))
+        .count(),
     }
 
 
-def question_type_distribution(campaign: Campaign) -> list[dict]:
+def type_counts(campaign: Campaign) -> dict[str, int]:
+    """Return the campaign's questions per type (types without questions left out)."""
+    rows = campaign.questions.order_by().values_list("question_type").annotate(n=Count("id"))
+    return dict(rows)
+
+
+def question_type_distribution(
+    campaign: Campaign, *, counts: dict[str, int] | None = None
+) -> list[dict]:
     """Return, per question type, the count, the share (%) and the campaign's target (%)."""
-    counts = dict(campaign.questions.values_list("question_type").annotate(n=Count("id")))
+    counts = type_counts(campaign) if counts is None else counts
     total = sum(counts.values())
     targets = campaign.question_type_targets or {}
     return [
@@ -110,10 +166,25 @@ def question_type_distribution(campaign: Campaign) -> list[dict]:
     ]
 
 
+REPORTS_PAGE_SIZE = 25
+REPORTS_ORDER = ("-finished_at", "-pk")
+
+
 def unsuitable_reports(campaign: Campaign) -> QuerySet:
     """Return the paragraphs annotators reported as unsuitable, newest first."""
     return (
         campaign.leases.filter(release_reason=Lease.Reason.UNSUITABLE)
         .select_related("annotator", "paragraph__article")
-        .order_by("-finished_at", "-pk")
+        .order_by(*REPORTS_ORDER)
+    )
+
+
+def unsuitable_reports_page(campaign: Campaign, *, after: str = "", before: str = "") -> KeysetPage:
+    """Return a page of the unsuitable reports, newest first (keyset: the list can grow)."""
+    return keyset_page(
+        unsuitable_reports(campaign),
+        order=REPORTS_ORDER,
+        size=REPORTS_PAGE_SIZE,
+        after=after,
+        before=before,
     )

@@ -6,13 +6,17 @@ from django.views.decorators.http import require_http_methods
 from annotation.forms import CampaignForm
 from annotation.models import Campaign
 from annotation.selectors.campaigns import (
+    PARAGRAPHS_FIGURE,
     campaign_progress,
+    paragraphs_params,
     question_type_distribution,
-    unsuitable_reports,
+    type_counts,
+    unsuitable_reports_page,
 )
 from annotation.services.campaigns import campaign_create, campaign_defaults, campaign_update
 from core.charts import bar_chart
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.permissions import role_required
 from core.roles import Role
@@ -73,17 +77,25 @@ def type_chart(rows: list[dict]) -> dict:
 
 @admin_only
 def campaign_dashboard(request, pk: int):
-    """A campaign's progress, its question types against the targets, and the reports."""
+    """A campaign's progress, its question types against the targets, and the reports (a page
+    at a time; a refused page cursor answers 400 with the first page)."""
     campaign = get_object_or_404(Campaign, pk=pk)
-    rows = question_type_distribution(campaign)
+    paragraphs = figure_read(PARAGRAPHS_FIGURE, **paragraphs_params(campaign))
+    counts = type_counts(campaign)
+    rows = question_type_distribution(campaign, counts=counts)
+    reports = unsuitable_reports_page(
+        campaign, after=request.GET.get("after", ""), before=request.GET.get("before", "")
+    )
     return render(
         request,
         "annotation/campaign_dashboard.html",
         {
             "campaign": campaign,
-            "progress": campaign_progress(campaign),
+            "progress": campaign_progress(campaign, paragraphs=paragraphs, types=counts),
+            "paragraphs": paragraphs,
             "types": rows,
             "chart": type_chart(rows),
-            "reports": unsuitable_reports(campaign),
+            "reports": reports,
         },
+        status=400 if reports.errors else 200,
     )

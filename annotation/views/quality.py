@@ -1,5 +1,7 @@
 """Quality pages: the per-annotator table (reviewers and admins), and pausing (admins)."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
@@ -9,7 +11,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.services import annotator_pause, annotator_resume
 from annotation.models import Campaign
-from annotation.selectors.quality import annotators_without_questions, quality_table
+from annotation.selectors.quality import (
+    IDLE_LIMIT,
+    annotators_without_questions,
+    quality_table_page,
+)
 from core.errors import ServiceError
 from core.inputs import parse_id
 from core.permissions import role_required
@@ -20,7 +26,8 @@ admin_only = role_required(Role.ADMIN)
 
 @role_required(Role.REVIEWER, Role.ADMIN)
 def quality_page(request):
-    """The quality table; only admins get the pause and resume controls."""
+    """The quality table, a page of annotators at a time; only admins get the pause and resume
+    controls. A refused page cursor answers 400 with the first page and says why."""
     campaign = None
     if request.GET.get("campaign"):
         try:
@@ -28,14 +35,23 @@ def quality_page(request):
         except ServiceError:
             raise Http404 from None
         campaign = get_object_or_404(Campaign, pk=campaign_pk)
+    page = quality_table_page(
+        campaign=campaign,
+        after=request.GET.get("after", ""),
+        before=request.GET.get("before", ""),
+    )
+    idle = annotators_without_questions()
     context = {
-        "rows": quality_table(campaign=campaign),
-        "idle": annotators_without_questions(),
+        "rows": page.rows,
+        "page": page,
+        "query": urlencode({"campaign": campaign.pk}) if campaign else "",
+        "idle": idle[:IDLE_LIMIT],
+        "idle_more": len(idle) > IDLE_LIMIT,
         "campaigns": Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS),
         "campaign": campaign,
         "can_pause": request.user.has_role(Role.ADMIN),
     }
-    return render(request, "annotation/quality.html", context)
+    return render(request, "annotation/quality.html", context, status=400 if page.errors else 200)
 
 
 @admin_only
