@@ -68,13 +68,31 @@ PAGES = [
     Page("hours report CSV, last week", "admin", "/manage/reports/hours.csv?{week}"),
     Page("question page (admin)", "admin", "/questions/{question}/"),
     Page("question page (its author)", "annotator", "/questions/{own_question}/"),
-    # Corpus, releases, results and leaderboard pages go here.
+    # Corpus: admins
+    Page("articles", "admin", "/manage/corpus/"),
+    Page("articles, a later page", "admin", "/manage/corpus/?{articles_later}"),
+    Page("articles, title search", "admin", "/manage/corpus/?q=Paris"),
+    Page("article", "admin", "/manage/corpus/articles/{article}/"),
+    Page("corpus statistics", "admin", "/manage/corpus/stats/"),
+    Page("scrape runs", "admin", "/manage/corpus/scrape-runs/"),
+    Page("scrape run", "admin", "/manage/corpus/scrape-runs/{scrape_run}/"),
+    # Releases and evaluation
+    Page("releases", "admin", "/manage/releases/"),
+    Page("release", "admin", "/manage/releases/{release}/"),
+    Page("release diff", "admin", "/manage/releases/diff/?old={old_release}&new={release}"),
+    Page("human performance", "admin", "/manage/human-performance/"),
+    Page("results", "admin", "/manage/results/"),
+    Page("analysis", "admin", "/manage/analysis/"),
+    Page("leaderboard", "annotator", "/leaderboard/"),
+    Page("leaderboard (admin)", "admin", "/leaderboard/"),
 ]
 
 
 def facts(filled_at: str) -> dict:
     """Ids and query strings the page urls name, read from the database."""
     from annotation.models import Campaign, Lease, Question
+    from corpus.models import Article, ScrapeRun
+    from exports.models import Release
 
     now = datetime.fromisoformat(filled_at)
     day = now.date()
@@ -91,6 +109,12 @@ def facts(filled_at: str) -> dict:
         "review_lease": active.get(kind=Lease.Kind.REVIEW, annotator__username=reviewer).pk,
         "question": corrected.uuid,
         "own_question": own.uuid,
+        "article": Article.objects.order_by("pk").values_list("pk", flat=True)[1000],
+        # An old-style page number: the list's 2,000th page (the pages say how they page).
+        "articles_later": "page=2000",
+        "scrape_run": ScrapeRun.objects.order_by("pk").values_list("pk", flat=True).first(),
+        "release": Release.objects.order_by("-pk").values_list("pk", flat=True).first(),
+        "old_release": Release.objects.order_by("-pk").values_list("pk", flat=True)[1],
         "week": f"start={day - timedelta(days=6)}&end={day + timedelta(days=1)}",
         "half_year": f"start={day - timedelta(days=26 * 7)}&end={day + timedelta(days=1)}",
     }
