@@ -432,10 +432,15 @@ def fill_annotation(plan: Plan, run: Steps) -> None:
         "span": f"{plan.weeks * 7} days",
         **{f"c_{key}": pk for key, pk in ids.items()},
     }
+    # One statement per execute: the platform binds parameters on the server (config/env.py),
+    # and PostgreSQL prepares one command at a time.
     run.cursor.execute(
         "UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - interval '400 days'"
-        " WHERE id = %(c_pilot)s;"
-        " UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - %(span)s::interval"
+        " WHERE id = %(c_pilot)s",
+        params,
+    )
+    run.cursor.execute(
+        "UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - %(span)s::interval"
         " - interval '1 day' WHERE id IN (%(c_questions)s, %(c_answers)s)",
         params,
     )
