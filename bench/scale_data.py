@@ -432,15 +432,10 @@ def fill_annotation(plan: Plan, run: Steps) -> None:
         "span": f"{plan.weeks * 7} days",
         **{f"c_{key}": pk for key, pk in ids.items()},
     }
-    # One statement per execute: the platform binds parameters on the server (config/env.py),
-    # and PostgreSQL prepares one command at a time.
     run.cursor.execute(
         "UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - interval '400 days'"
-        " WHERE id = %(c_pilot)s",
-        params,
-    )
-    run.cursor.execute(
-        "UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - %(span)s::interval"
+        " WHERE id = %(c_pilot)s;"
+        " UPDATE annotation_campaign SET created_at = %(now)s::timestamptz - %(span)s::interval"
         " - interval '1 day' WHERE id IN (%(c_questions)s, %(c_answers)s)",
         params,
     )
@@ -942,11 +937,15 @@ APPS = [name for name, _f in FILLERS if name != "sources"]
 
 def fill(plan: Plan, quiet: bool = False) -> dict:
     """Write every app's rows (Django set up on an empty, migrated database); return the counts."""
+    import psycopg
     from django.db import connection
     from django.utils import timezone
 
     plan.filled_at = plan.filled_at or timezone.now().isoformat()
-    with connection.cursor() as cursor:
+    connection.ensure_connection()
+    # A client-side cursor: the fill's SQL strings hold several commands, which statements
+    # bound on the server (config/env.py) cannot.
+    with psycopg.ClientCursor(connection.connection) as cursor:
         cursor.execute(
             "SET work_mem = '256MB'; SET maintenance_work_mem = '512MB';"
             " SET synchronous_commit = off"
