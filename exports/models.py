@@ -24,6 +24,17 @@ class Release(CreatedBy, Job):
     class Meta(Job.Meta):
         verbose_name = _("release")
         verbose_name_plural = _("releases")
+        indexes = [
+            # Pages at scale (issue 13): the list of releases, newest first, a page at a time
+            # (keyset on created_at, id), and the finished ones offered by the choosers
+            # (compare, results, leaderboard).
+            models.Index(fields=["-created_at", "-id"], name="exports_release_listed"),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="succeeded"),
+                name="exports_release_finished",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.name} {self.version}"

@@ -7,15 +7,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.inputs import parse_id
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from exports.diff import release_diff
+from exports.diff import DIFF_FIGURE, diff_params, release_diff_check, release_files_missing
 from exports.downloads import release_file_response
 from exports.forms import ReleaseForm
 from exports.models import Release
+from exports.selectors import release_choices, release_list_page
 from exports.services import release_can_resume, release_create, release_resume
 
 admin_only = role_required(Role.ADMIN)
@@ -24,6 +26,8 @@ admin_only = role_required(Role.ADMIN)
 @admin_only
 @require_http_methods(["GET", "POST"])
 def releases_page(request):
+    """The releases, a page at a time (newest first; a refused page cursor answers 400 with
+    the first page), the form that compares two finished ones, and the form of a new one."""
     form, status = ReleaseForm(), 200
     if request.method == "POST":
         form = ReleaseForm(request.POST)
@@ -35,9 +39,12 @@ def releases_page(request):
             else:
                 return redirect("exports:release", pk=release.pk)
         status = 400
-    releases = Release.objects.select_related("created_by")[:100]
-    finished = [r for r in releases if r.status == Release.Status.SUCCEEDED]
-    context = {"form": form, "releases": releases, "finished": finished}
+    page = release_list_page(
+        after=request.GET.get("after", ""), before=request.GET.get("before", "")
+    )
+    if page.errors:
+        status = 400
+    context = {"form": form, "releases": page.rows, "page": page, "finished": release_choices()}
     return render(request, "exports/releases.html", context, status=status)
 
 
@@ -79,14 +86,27 @@ def release_download(request, pk: int, name: str):
 
 @admin_only
 def release_diff_page(request):
+    """The questions added, removed and changed between two finished releases: compared now
+    when the releases are small, else the stored comparison (`exports.diff`), "being
+    computed" until its job is done. A file missing from the storage is named (409)."""
     try:
         old = get_object_or_404(Release, pk=parse_id(request.GET.get("old", ""), "old"))
         new = get_object_or_404(Release, pk=parse_id(request.GET.get("new", ""), "new"))
     except ServiceError:
         raise Http404 from None
     try:
-        diff = release_diff(old=old, new=new)
+        release_diff_check(old=old, new=new)
     except ServiceError as error:
         messages.error(request, error.summary())
         return redirect("exports:releases")
-    return render(request, "exports/diff.html", {"diff": diff, "old": old, "new": new})
+    context = {"old": old, "new": new, "diff": None, "reading": None, "refusal": None}
+    try:
+        reading = figure_read(DIFF_FIGURE, **diff_params(old=old, new=new))
+    except ServiceError as error:  # compared now: a file is missing, or there is no HF file
+        context["refusal"] = error
+        return render(request, "exports/diff.html", context, status=error.status)
+    if reading.value is None:  # nothing stored yet: a missing file is said at once
+        context["refusal"] = release_files_missing(old=old, new=new)
+    context |= {"diff": reading.value, "reading": reading}
+    status = context["refusal"].status if context["refusal"] else 200
+    return render(request, "exports/diff.html", context, status=status)
