@@ -36,6 +36,8 @@ class ScrapeRun(CreatedBy, Job):
     class Meta(Job.Meta):
         verbose_name = _("scrape run")
         verbose_name_plural = _("scrape runs")
+        # The runs page lists them newest first, a page at a time (keyset on this order).
+        indexes = [models.Index(fields=["created_at", "id"], name="corpus_scraperun_created")]
 
     def __str__(self):
         return f"{self.category} · wave {self.wave} · #{self.pk}"
@@ -87,7 +89,20 @@ class Article(models.Model):
                 condition=models.Q(split__in=Split.values), name="corpus_article_split_valid"
             ),
         ]
-        indexes = [models.Index(fields=["split", "wave"], name="corpus_article_split_wave")]
+        indexes = [
+            models.Index(fields=["split", "wave"], name="corpus_article_split_wave"),
+            # The articles page: a page in title order is a walk of (title, id) from the
+            # cursor, of (wave, title, id) for one wave (which also lists the waves, one
+            # probe each). A title search uses a trigram index on PostgreSQL (migration 0006).
+            models.Index(fields=["title", "id"], name="corpus_article_title_id"),
+            models.Index(fields=["wave", "title", "id"], name="corpus_article_wave_title"),
+            # The articles moved by hand, for the statistics' fingerprint (few rows).
+            models.Index(
+                fields=["split", "id"],
+                condition=models.Q(split_fixed=True),
+                name="corpus_article_fixed",
+            ),
+        ]
 
     def __str__(self):
         return self.title
@@ -152,6 +167,8 @@ class ScrapeLogEntry(models.Model):
         verbose_name = _("scrape log entry")
         verbose_name_plural = _("scrape log entries")
         ordering = ["run_id", "pk"]
+        # A run's log, a page at a time in the order it was written (one entry per article).
+        indexes = [models.Index(fields=["run", "id"], name="corpus_scrapelog_run_id")]
 
     def __str__(self):
         return f"{self.level}: {self.title} {self.message[:60]}"
