@@ -1,13 +1,15 @@
 """Corpus pages for admins: articles, statistics, scrape runs."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core.charts import bar_chart
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.permissions import role_required
 from core.roles import Role
@@ -15,22 +17,35 @@ from core.views import job_status_response
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
 from corpus.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
-from corpus.selectors import article_list, corpus_stats, next_wave, scraping_source, waves
+from corpus.selectors import (
+    STATS_FIGURE,
+    article_list_page,
+    next_wave,
+    scrape_log_page,
+    scrape_run_list_page,
+    scraping_source,
+    waves,
+)
 from corpus.services import article_set_split
 
 admin_only = role_required(Role.ADMIN)
 
 
+def _cursors(request) -> dict:
+    return {"after": request.GET.get("after", ""), "before": request.GET.get("before", "")}
+
+
 @admin_only
 def articles_page(request):
+    """The articles in title order, a page at a time (keyset: "previous" and "next", no page
+    numbers and no total). An old `?page=N` link shows the first page; a refused cursor
+    answers 400 with the first page and says why."""
     form = ArticleFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
-    articles = article_list(
-        split=filters.get("split", ""), wave=filters.get("wave", ""), query=filters.get("q", "")
+    filters = {name: filters.get(name, "") for name in ("split", "wave", "q")}
+    page = article_list_page(
+        split=filters["split"], wave=filters["wave"], query=filters["q"], **_cursors(request)
     )
-    page = Paginator(articles, 50).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
     return render(
         request,
         "corpus/articles.html",
@@ -38,8 +53,9 @@ def articles_page(request):
             "form": form,
             "page": page,
             "waves": waves(),
-            "query": query.urlencode(),
+            "query": urlencode({name: value for name, value in filters.items() if value}),
         },
+        status=400 if page.errors else 200,
     )
 
 
@@ -68,7 +84,10 @@ def article_page(request, pk: int):
 
 @admin_only
 def stats_page(request):
-    stats = corpus_stats()
+    """The corpus statistics: computed now on a small corpus, else the stored figure (with
+    the time it was computed; a job counts again when the corpus changed)."""
+    figure = figure_read(STATS_FIGURE)
+    stats = figure.value or {"rows": [], "totals": []}
     titles = {
         "articles": _("Articles per split"),
         "paragraphs": _("Paragraphs per split"),
@@ -77,8 +96,9 @@ def stats_page(request):
     charts = [
         bar_chart(title, [(t["split"], t[key]) for t in stats["totals"]])
         for key, title in titles.items()
+        if figure.value is not None
     ]
-    return render(request, "corpus/stats.html", {**stats, "charts": charts})
+    return render(request, "corpus/stats.html", {**stats, "charts": charts, "figure": figure})
 
 
 @admin_only
@@ -102,21 +122,25 @@ def scrape_runs_page(request):
             else:
                 return redirect("corpus:scrape-run", pk=run.pk)
         status = 400
-    runs = ScrapeRun.objects.select_related("created_by")[:50]
+    runs = scrape_run_list_page(**_cursors(request))
+    if runs.errors:
+        status = 400
     context = {"form": form, "runs": runs, "source": scraping_source()}
     return render(request, "corpus/scrape_runs.html", context, status=status)
 
 
 @admin_only
 def scrape_run_page(request, pk: int):
-    run = get_object_or_404(ScrapeRun, pk=pk)
+    """A run, its counters (polled while it runs) and its log, a page at a time."""
+    run = get_object_or_404(ScrapeRun.objects.defer("plan"), pk=pk)
     if request.htmx:
         return render(request, "corpus/scrape_run.html#scrape-run-counters", {"run": run})
-    entries = run.log_entries.all()
+    entries = scrape_log_page(run, **_cursors(request))
     return render(
         request,
         "corpus/scrape_run.html",
         {"run": run, "entries": entries, "can_resume": scrape_run_can_resume(run)},
+        status=400 if entries.errors else 200,
     )
 
 
