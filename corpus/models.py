@@ -168,7 +168,11 @@ class ScrapeLogEntry(models.Model):
         verbose_name_plural = _("scrape log entries")
         ordering = ["run_id", "pk"]
         # A run's log, a page at a time in the order it was written (one entry per article).
-        indexes = [models.Index(fields=["run", "id"], name="corpus_scrapelog_run_id")]
+        # Ordered by time, not by id alone: for (run, id) the planner walks the primary key
+        # instead, through every entry of the runs before, as if a run's were spread evenly.
+        indexes = [
+            models.Index(fields=["run", "created_at", "id"], name="corpus_scrapelog_run_time")
+        ]
 
     def __str__(self):
         return f"{self.level}: {self.title} {self.message[:60]}"

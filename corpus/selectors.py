@@ -21,7 +21,7 @@ ARTICLE_ORDER = ("title", "pk")  # indexes corpus_article_title_id and _wave_tit
 ARTICLES_PER_PAGE = 50
 RUN_ORDER = ("-created_at", "-pk")  # index corpus_scraperun_created
 RUNS_PER_PAGE = 50
-LOG_ORDER = ("pk",)  # index corpus_scrapelog_run_id (run, id)
+LOG_ORDER = ("created_at", "pk")  # index corpus_scrapelog_run_time (run, created_at, id)
 LOG_ENTRIES_PER_PAGE = 100
 
 

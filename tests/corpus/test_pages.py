@@ -135,7 +135,7 @@ def test_a_runs_log_is_shown_a_page_at_a_time(admin_client, monkeypatch):
     path = f"/manage/corpus/scrape-runs/{run.pk}/"
     pages = walk(admin_client, path, "", "entry")
     assert [len(rows) for _query, rows in pages] == [3, 3, 1]
-    mine = list(run.log_entries.order_by("pk").values_list("pk", flat=True))
+    mine = list(run.log_entries.order_by("created_at", "pk").values_list("pk", flat=True))
     assert [pk for _query, rows in pages for pk in rows] == mine
     back = walk(admin_client, path, pages[-1][0], "entry", link=PREVIOUS)
     assert [pk for _query, rows in reversed(back) for pk in rows] == mine
