@@ -3,21 +3,35 @@
 from django.http import Http404
 from django.shortcuts import render
 
+from core.figure_jobs import figure_read
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
-from evaluation.human import human_performance_report
+from evaluation.human import HUMAN_FIGURE, human_params
+from evaluation.metrics import FQUAD_FR
 
 
 @role_required(Role.ADMIN)
 def human_performance_page(request):
+    """The report computed now while the answers are few, else the stored one (computed
+    again by a job when the answers changed; "being computed" until the first is done)."""
     split = request.GET.get("split") or None
     if split is not None and split not in Split.values:
         raise Http404
-    report = human_performance_report(split=split)
+    reading = figure_read(HUMAN_FIGURE, **human_params(split))
+    report = reading.value
     rows = [
         {"split": name, "paper": report["paper"].get(name), **figures}
-        for name, figures in report["splits"].items()
+        for name, figures in (report["splits"].items() if report else ())
     ]
-    context = {"report": report, "rows": rows, "split": split, "splits": Split.choices}
+    context = {
+        "report": report,
+        "reading": reading,
+        "normalization": report["normalization"]
+        if report
+        else {"name": FQUAD_FR.name, "version": FQUAD_FR.version},
+        "rows": rows,
+        "split": split,
+        "splits": Split.choices,
+    }
     return render(request, "evaluation/human_performance.html", context)
