@@ -3,13 +3,15 @@
 A submission answers every question of the split ({question id: answer text}); it is scored on
 the server against the release's internal gold file with the normalization of the release's
 language, and only the figures are stored and shown: the answers never leave the server.
-The leaderboard of a split lists the submissions (best first) beside the release's baseline
-runs and the human performance measured on the questions in the database.
+The leaderboard of a split lists the best submissions (`evaluation.selectors`: a bounded top,
+read from an index) beside the release's newest baseline runs and the human performance
+measured on the questions in the database (the stored figure the page read, `evaluation.human`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db.models import Q
@@ -21,9 +23,9 @@ from core.errors import ServiceError
 from core.inputs import check_text, object_by_id, parse_id
 from core.roles import Role
 from core.text import has_bad_characters
-from evaluation.human import human_performance_report
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
 from evaluation.models import BaselineRun, Submission
+from evaluation.selectors import LEADERBOARD_TOP, best_submissions, leaderboard_runs
 from exports.models import Release
 from exports.services import release_gold
 
@@ -270,8 +272,9 @@ def _baseline_row(run: BaselineRun, split: str) -> dict:
     }
 
 
-def _human_row(split: str) -> dict | None:
-    report = human_performance_report(split=split)
+def _human_row(report: dict | None, split: str) -> dict | None:
+    if report is None:
+        return None
     figures = report["splits"].get(split)
     if figures is None or figures["questions"] == 0:
         return None
@@ -307,24 +310,39 @@ def _ranked(rows: list[dict]) -> list[dict]:
     return rows
 
 
-def leaderboard(*, release: Release, split: str) -> list[dict]:
-    """Return the rows of a split's leaderboard: humans first, then by F1, EM, then age.
+@dataclass
+class Board:
+    """A split's leaderboard: its rows, and whether submissions beyond the top are left out."""
 
-    Rows are submissions (ranked), the release's succeeded baseline runs scored on the split,
-    and FQuAD's human performance on the split, with figures only, never an answer.
+    rows: list[dict]
+    more: bool = False
+    top: int = LEADERBOARD_TOP
+
+
+def leaderboard_board(*, release: Release, split: str, human: dict | None) -> Board:
+    """Return a split's leaderboard: humans first, then by F1, EM, then age.
+
+    Rows are the best `LEADERBOARD_TOP` submissions (ranked: equal figures, equal rank; the
+    ranks are exact, every better submission being among them), the release's newest
+    succeeded baseline runs scored on the split, and FQuAD's human performance on the split
+    from `human`, the report of every split (None while it is being computed): figures only,
+    never an answer.
     """
     check_split(split)
-    submissions = Submission.objects.filter(release=release, split=split).select_related(
-        "submitted_by"
-    )
-    runs = BaselineRun.objects.filter(
-        release=release, status=BaselineRun.Status.SUCCEEDED
-    ).select_related("created_by")
-    scored = [_submission_row(s) for s in submissions]
+    top = LEADERBOARD_TOP
+    submissions = best_submissions(release=release, split=split, top=top)
+    more = len(submissions) > top
+    scored = [_submission_row(s) for s in submissions[:top]]
+    runs = leaderboard_runs(release=release)
     scored += [_baseline_row(run, split) for run in runs if split in run.metrics]
     scored.sort(key=_order)
-    human = _human_row(split)
-    return _ranked(([human] if human else []) + scored)
+    row = _human_row(human, split)
+    return Board(rows=_ranked(([row] if row else []) + scored), more=more, top=top)
+
+
+def leaderboard(*, release: Release, split: str, human: dict | None) -> list[dict]:
+    """Return the rows of a split's leaderboard (`leaderboard_board`)."""
+    return leaderboard_board(release=release, split=split, human=human).rows
 
 
 def _order(row: dict):

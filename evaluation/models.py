@@ -39,6 +39,14 @@ class Submission(models.Model):
         verbose_name = _("submission")
         verbose_name_plural = _("submissions")
         ordering = ["-f1", "-exact_match", "created_at", "pk"]
+        indexes = [
+            # Pages at scale (issue 13): a split's leaderboard is its best submissions, read
+            # in the ranking's order straight from this index (a bounded top).
+            models.Index(
+                fields=["release", "split", "-f1", "-exact_match", "created_at", "id"],
+                name="evaluation_submission_board",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.label} · {self.split} · F1 {self.f1:.1f}"
@@ -71,6 +79,12 @@ class BaselineRun(CreatedBy, Job):
     class Meta(Job.Meta):
         verbose_name = _("baseline run")
         verbose_name_plural = _("baseline runs")
+        indexes = [
+            # A release's runs, newest first, a page at a time (keyset on created_at, id).
+            models.Index(
+                fields=["release", "-created_at", "-id"], name="evaluation_run_by_release"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.get_kind_display()} · {self.model_name or '—'}"

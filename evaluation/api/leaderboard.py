@@ -10,9 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.permissions import HoldsARole
+from evaluation.human import HUMAN_FIGURE
 from evaluation.leaderboard import (
     SPLITS,
+    check_split,
     leaderboard,
     leaderboard_release,
     submission_check_size,
@@ -106,7 +109,9 @@ class SubmissionsView(APIView):
     )
     def get(self, request):
         release = leaderboard_release(release_id=request.query_params.get("release"))
-        rows = leaderboard(release=release, split=request.query_params.get("split"))
+        split = check_split(request.query_params.get("split"))
+        human = figure_read(HUMAN_FIGURE).value  # None while it is being computed: no row
+        rows = leaderboard(release=release, split=split, human=human)
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
     @extend_schema(request=SubmissionRequestSerializer, responses={201: SubmissionSerializer})

@@ -15,13 +15,15 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
+from evaluation.human import HUMAN_FIGURE
 from evaluation.leaderboard import (
     SPLITS,
-    leaderboard,
+    leaderboard_board,
     leaderboard_release,
     submission_check_size,
     submission_create,
@@ -29,6 +31,7 @@ from evaluation.leaderboard import (
 )
 from evaluation.throttles import SubmissionsThrottle
 from exports.models import Release
+from exports.selectors import finished_releases, release_choices
 
 
 class SubmissionForm(forms.Form):
@@ -57,17 +60,13 @@ class SubmissionForm(forms.Form):
             raise forms.ValidationError(_("The file is not JSON text (UTF-8).")) from None
 
 
-def _finished_releases():
-    return Release.objects.filter(status=Release.Status.SUCCEEDED).order_by("-created_at", "-pk")
-
-
 def _chosen(query) -> tuple[Release | None, str]:
     """Return the release and split the query names (the newest release and dev by default)."""
     split = query.get("split") or Split.DEV
     if split not in SPLITS:
         raise Http404
     if not query.get("release"):
-        return _finished_releases().first(), split
+        return finished_releases().first(), split
     try:
         return leaderboard_release(release_id=query["release"]), split
     except ServiceError:
@@ -75,13 +74,22 @@ def _chosen(query) -> tuple[Release | None, str]:
 
 
 def _render(request, form, status=200):
+    """The page: the chosen split's best submissions beside the release's baseline runs and
+    the human performance (the stored figure: computed by a job at scale, and left out of
+    the table, with a note, until it is)."""
     release, split = _chosen(request.GET)
+    board, human = None, None
+    if release is not None:
+        human = figure_read(HUMAN_FIGURE)
+        board = leaderboard_board(release=release, split=split, human=human.value)
     context = {
-        "releases": _finished_releases(),
+        "releases": release_choices(shown=release),
         "release": release,
         "split": split,
         "splits": SPLITS,
-        "rows": leaderboard(release=release, split=split) if release else [],
+        "rows": board.rows if board else [],
+        "board": board,
+        "human": human,
         "form": form,
     }
     return render(request, "evaluation/leaderboard.html", context, status=status)

@@ -1,5 +1,7 @@
 """The results page for admins: baseline runs beside human performance, per split and type."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,14 +12,17 @@ from django.views.decorators.http import require_http_methods
 from annotation.models import QuestionType
 from core.charts import bar_chart
 from core.errors import ServiceError
+from core.figure_jobs import figure_read
 from core.inputs import parse_id
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
 from evaluation.baselines.runs import baseline_run_start
-from evaluation.human import human_performance_report
+from evaluation.human import HUMAN_FIGURE
 from evaluation.models import BaselineRun
+from evaluation.selectors import baseline_runs_page
 from exports.models import Release
+from exports.selectors import finished_releases, release_choices
 
 admin_only = role_required(Role.ADMIN)
 
@@ -71,32 +76,49 @@ def _breakdown_rows(runs, key: str, labels: dict) -> list[dict]:
 @admin_only
 @require_http_methods(["GET", "POST"])
 def results_page(request):
-    releases = Release.objects.filter(status=Release.Status.SUCCEEDED)
+    """A release's baseline runs, a page at a time (newest first; a refused page cursor
+    answers 400 with the first page), beside the human performance (the stored figure); the
+    charts and breakdowns compare the finished runs of the page."""
     release = None
     if request.GET.get("release"):
         try:
-            release = get_object_or_404(releases, pk=parse_id(request.GET["release"], "release"))
+            release = get_object_or_404(
+                Release.objects.filter(status=Release.Status.SUCCEEDED),
+                pk=parse_id(request.GET["release"], "release"),
+            )
         except ServiceError:
             raise Http404 from None
-    elif releases:
-        release = releases.first()
+    else:
+        release = finished_releases().first()
     if request.method == "POST" and release is not None:
         return _start_run(request, release)
-    runs = list(release.baseline_runs.order_by("-created_at")) if release else []
+    page = None
+    if release is not None:
+        page = baseline_runs_page(
+            release=release,
+            after=request.GET.get("after", ""),
+            before=request.GET.get("before", ""),
+        )
+    runs = page.rows if page else []
     done = [r for r in runs if r.status == BaselineRun.Status.SUCCEEDED]
-    human = human_performance_report()["splits"]
+    reading = figure_read(HUMAN_FIGURE)
+    human = reading.value["splits"] if reading.value else {}
     context = {
-        "releases": releases,
+        "releases": release_choices(shown=release),
         "release": release,
         "runs": runs,
+        "page": page,
+        "query": urlencode({"release": release.pk}) if release else "",
         "done": done,
         "human": human,
+        "human_reading": reading,
         "charts": _charts(done, human),
         "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
         "kinds": BaselineRun.Kind.choices,
     }
-    return render(request, "evaluation/results.html", context)
+    status = 400 if page is not None and page.errors else 200
+    return render(request, "evaluation/results.html", context, status=status)
 
 
 def _start_run(request, release):
