@@ -31,7 +31,7 @@ from datetime import datetime
 from django.db import connection
 
 from annotation.models import Campaign, Lease, Question
-from core.rows import columns, split_row
+from core.rows import columns, prepared_cursor, split_row
 from corpus.models import Article, Paragraph
 
 LEASE_COLUMNS = (
@@ -189,7 +189,7 @@ def _claim_postgresql(kind: str, params: dict) -> tuple[Lease, bool] | None:
         FROM held h JOIN corpus_paragraph p ON p.id = h.paragraph_id
         JOIN corpus_article a ON a.id = p.article_id
         LEFT JOIN annotation_question q ON q.id = h.question_id"""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return None if row is None else _held(row)
@@ -260,7 +260,7 @@ def claim(
         # A question has several places: one another claim holds locked may still have one
         # for this person. Before saying nothing is left, wait for the first such item's lock
         # (one lock only, so two claims never wait on each other), then look again.
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_pick_sql(kind), params)
             first = cursor.fetchone()
             if first is None:
@@ -287,7 +287,7 @@ def leases_expire(*, campaign, now: datetime) -> None:
             WHERE w.campaign_id = %(campaign)s AND w.kind = f.kind
               AND ((f.kind = 'write' AND w.paragraph_id = f.paragraph_id)
                    OR (f.kind = 'answer' AND w.question_id = f.question_id))"""
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(sql, {"campaign": campaign.pk, "now": now})
         return
     with connection.cursor() as cursor:
@@ -324,7 +324,7 @@ def lease_lock(*, lease_pk: int) -> Lease | None:
         JOIN corpus_article a ON a.id = p.article_id
         LEFT JOIN annotation_question q ON q.id = l.question_id
         WHERE l.id = %s{lock}"""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [lease_pk])
         row = cursor.fetchone()
     if row is None:

@@ -52,6 +52,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument(
+        "--unprepared",
+        action="store_true",
+        help="no prepared statements (prepare_threshold unset), to compare",
+    )
+    parser.add_argument(
         "--cprofile",
         type=int,
         default=0,
@@ -144,9 +149,13 @@ def fill(paragraphs: int, done: float) -> dict:
             """,
             [campaign.pk, past.pk, int(paragraphs * done)],
         )
-    items_sync(campaign=campaign)  # the places of the past, as the rule computes them
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # as autovacuum would after such a load
+    started = time.perf_counter()
+    items_sync(campaign=campaign)  # the places of the past, as the rule computes them
+    print(f"  items_sync: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
     return campaign
 
 
@@ -296,6 +305,10 @@ def main(argv=None) -> int:
         import django
 
         django.setup()
+        if args.unprepared:
+            from django.db import connection
+
+            connection.settings_dict["OPTIONS"] = {}
         started = time.perf_counter()
         samples = run(args)
         result = {
@@ -316,7 +329,8 @@ def main(argv=None) -> int:
         return 0
     print(
         f"{result['cycles']} cycles, {args.paragraphs:,} paragraphs, {args.done:.0%} written "
-        f"before ({os.cpu_count()} cores)"
+        f"before ({os.cpu_count()} cores; statements "
+        f"{'not prepared' if args.unprepared else 'prepared'}; load {os.getloadavg()[0]:.1f})"
     )
     for step in ("claim", "submit", "cycle"):
         r = result[step]

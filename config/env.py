@@ -140,11 +140,12 @@ def parse_database_url(name: str, url: str) -> dict:
         "PORT": str(port or ""),
         "CONN_MAX_AGE": 60,
         "CONN_HEALTH_CHECKS": True,
-        # Parameters sent apart from the SQL, and a statement run twice on a connection is
-        # prepared: PostgreSQL then neither parses nor plans it again. On the work loop's hot
-        # path this halves PostgreSQL's CPU and saves Python the quoting of every value
-        # (bench/work_loop_profile.py: 6.9 → 3.3 ms and 10.2 → 8.6 ms per cycle).
-        "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2},
+        # A statement run twice through a cursor that binds on the server is prepared:
+        # PostgreSQL then neither parses nor plans it again. Only the work loop's hand-written
+        # statements use such a cursor (`core.rows.prepared_cursor`); the ORM keeps psycopg's
+        # client-side binding, which has no limit on the number of parameters (a statement
+        # bound on the server takes at most 65,535) and no plan to keep per connection.
+        "OPTIONS": {"prepare_threshold": 2},
     }
 
 

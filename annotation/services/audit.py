@@ -14,7 +14,7 @@ from django.db.models import Max
 
 from annotation.models import Answer, Campaign, Question, QuestionRevision, ReviewCounter
 from annotation.sampling import should_sample
-from core.rows import built, columns
+from core.rows import built, columns, prepared_cursor
 
 
 def _settings(campaign: Campaign) -> dict:
@@ -35,7 +35,7 @@ def _counter_row_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
         )
         return counter
     # One statement makes it or locks it (the no-op update takes the row lock).
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"""
             INSERT INTO annotation_reviewcounter (campaign_id, annotator_id, epoch, rate, warmup,
@@ -90,7 +90,7 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
         counter.seen += 1
         counter.sampled += picked
     kept = ["epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before"]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             "UPDATE annotation_reviewcounter SET "
             + ", ".join(f"{name} = %s" for name in kept)

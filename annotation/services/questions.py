@@ -17,6 +17,7 @@ from annotation.models import Answer, Campaign, Lease, Question, QuestionRevisio
 from annotation.question_types import classify
 from annotation.services.audit import first_revisions
 from annotation.services.items import items_for_questions
+from core.rows import prepared_cursor
 from corpus.models import Paragraph
 
 
@@ -186,7 +187,7 @@ def _store_in_one_statement(rows, answers, revisions) -> None:
             FROM {r_source} JOIN q ON q.uuid = z.question_uuid ORDER BY z.n)
         SELECT id, uuid, NULL::bigint, NULL::bigint FROM q
         UNION ALL SELECT id, NULL::uuid, question_id, author_id FROM a"""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*q_params, *a_params, *r_params])
         made = cursor.fetchall()
     ids = {uuid: pk for pk, uuid, _question, _author in made if uuid is not None}

@@ -104,7 +104,9 @@ def test_a_claim_and_a_submission_send_the_same_few_statements_at_any_size(
 
 def test_the_hot_statements_are_prepared_on_postgresql(campaign, paragraphs, annotators):
     """Run twice on one connection, the claim is a prepared statement: PostgreSQL neither
-    parses nor plans it again (config.env: server-side binding, prepare_threshold 2)."""
+    parses nor plans it again (core.rows.prepared_cursor; prepare_threshold 2 in config.env).
+    The ORM's statements are not prepared: bound on the client, they take any number of
+    parameters (a statement bound on the server takes at most 65,535)."""
     if connection.vendor != "postgresql":
         require_service("prepared statements need DATABASE_URL to point at PostgreSQL")
     client = _client(annotators[0])
@@ -122,3 +124,9 @@ def test_the_hot_statements_are_prepared_on_postgresql(campaign, paragraphs, ann
             ["%WITH mine AS%"],
         )
         assert cursor.fetchone()[0] == 1
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%FROM \"annotation_question\"%"],
+        )
+        assert cursor.fetchone()[0] == 0
+    assert Question.objects.filter(pk__in=range(1, 70_001)).count() == 9

@@ -59,7 +59,7 @@ def test_choice_refuses_unknown_values():
 
 def test_database_url_postgres():
     db = parse_database_url("DATABASE_URL", "postgres://qa:s3cret@db.internal:6543/qa")
-    assert db["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 2}
+    assert db["OPTIONS"] == {"prepare_threshold": 2}
     assert (db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
         "django.db.backends.postgresql",
         "qa",
