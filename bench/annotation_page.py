@@ -225,7 +225,7 @@ def start_server(args, env: dict[str, str], var_dir: Path) -> subprocess.Popen:
             "warning",
         ]
     else:
-        command = [str(PYTHON), "manage.py", "runserver", "--noreload", f"{HOST}:{args.port}"]
+        command = [str(PYTHON), "manage.py", "devserver", "--noreload", f"{HOST}:{args.port}"]
     log = (var_dir / "server.log").open("w")
     return subprocess.Popen(  # noqa: S603 (fixed command)
         command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT

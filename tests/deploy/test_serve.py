@@ -82,3 +82,28 @@ def test_serve_prints_the_logins_last_serves_gpu_and_stops_on_sigterm(tmp_path):
     finally:
         if group_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_the_development_server_sends_each_write_at_once():
+    """`make run` serves with `devserver`: runserver on a server whose connections have
+    Nagle's algorithm off, so a page's last write is not held for the browser's delayed ACK."""
+    from django.core.management import get_commands
+    from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
+
+    from core.management.commands.devserver import NoDelayWSGIServer
+
+    assert get_commands()["devserver"] == "core"
+    found = {}
+    for server_cls in (WSGIServer, NoDelayWSGIServer):
+        server = server_cls(("127.0.0.1", 0), WSGIRequestHandler)
+        try:
+            with socket.create_connection(server.server_address[:2]):
+                connection, _address = server.get_request()
+                with connection:
+                    found[server_cls.__name__] = connection.getsockopt(
+                        socket.IPPROTO_TCP, socket.TCP_NODELAY
+                    )
+        finally:
+            server.server_close()
+    assert found == {"WSGIServer": 0, "NoDelayWSGIServer": 1}
+    assert "devserver" in SERVE.read_text()
