@@ -108,6 +108,16 @@ class DatasetAnalysis(CreatedBy, Job):
     class Meta(Job.Meta):
         verbose_name = _("dataset analysis")
         verbose_name_plural = _("dataset analyses")
+        indexes = [
+            # The analysis page reads the newest analysis and the newest finished one: one
+            # index probe each, however many analyses were run.
+            models.Index(fields=["-created_at", "-id"], name="evaluation_analysis_latest"),
+            models.Index(
+                fields=["-finished_at", "-id"],
+                condition=models.Q(status="succeeded"),
+                name="evaluation_analysis_done",
+            ),
+        ]
 
     def __str__(self):
         return f"analysis {self.pk} ({self.status})"
