@@ -12,10 +12,12 @@ class AnnotationConfig(AppConfig):
         from annotation import signals
         from annotation.models import Campaign, Lease
         from annotation.selectors.campaigns import paragraphs_figure
+        from annotation.selectors.reports import hours_figure
         from core.figures import figure_register
         from corpus.signals import articles_changed
 
         figure_register(paragraphs_figure())
+        figure_register(hours_figure())
         articles_changed.connect(signals.on_articles_changed, dispatch_uid="annotation-items")
         post_delete.connect(signals.on_lease_deleted, sender=Lease, dispatch_uid="annotation-lease")
         for signal in (post_save, post_delete):

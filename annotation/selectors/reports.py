@@ -31,6 +31,7 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     IntegerField,
+    Max,
     Q,
     QuerySet,
     Sum,
@@ -42,6 +43,7 @@ from django.utils.translation import gettext as _
 
 from annotation.models import Campaign, Lease, Question
 from core.errors import ServiceError
+from core.figures import Figure, bounded_count
 
 COUNTED = [Lease.Status.SUBMITTED, Lease.Status.RELEASED]
 MAX_PERIOD_DAYS = 366
@@ -273,3 +275,55 @@ def parse_campaign(params) -> Campaign | None:
     if campaign is None:
         raise ServiceError({"campaign": [_("No such campaign.")]})
     return campaign
+
+
+# The hours page over a long period reads every lease and question in it (half a year at 10×
+# FQuAD: 650,000 leases, 800,000 questions, 450 ms): a stored figure (`core.figures`). Counted
+# during the request while the period holds few rows, so the page is exact on a small install;
+# else the stored report, computed again by a job when a lease ended or a question was written
+# in the period since (a past period never changes again). The CSV is always computed whole.
+HOURS_FIGURE = "annotation.hours_report"
+SMALL_PERIOD = 20_000
+
+
+def hours_params(*, start: date, end: date, campaign: Campaign | None) -> dict:
+    return {
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "campaign": campaign.pk if campaign is not None else None,
+    }
+
+
+def _hours_compute(*, start: str, end: str, campaign: int | None) -> list[dict]:
+    chosen = Campaign.objects.filter(pk=campaign).first() if campaign is not None else None
+    rows = hours_report(
+        start=date.fromisoformat(start), end=date.fromisoformat(end), campaign=chosen
+    )
+    return [{**row, "hours": str(row["hours"])} for row in rows]
+
+
+def _hours_fingerprint(*, start: str, end: str, campaign: int | None) -> str:
+    """The last end of a counted lease and the newest question in the period: two backward
+    probes of the indexes by end and by creation."""
+    first, last = date.fromisoformat(start), date.fromisoformat(end)
+    ended = counted_leases(start=first, end=last).aggregate(last=Max("finished_at"))["last"]
+    written = Question.objects.filter(
+        created_at__gte=_local_midnight(first), created_at__lt=_local_midnight(last)
+    ).aggregate(last=Max("created_at"))["last"]
+    return f"{ended and ended.isoformat()}|{written and written.isoformat()}"
+
+
+def _hours_small(*, start: str, end: str, campaign: int | None) -> bool:
+    first, last = date.fromisoformat(start), date.fromisoformat(end)
+    leases = counted_leases(start=first, end=last)
+    return bounded_count(leases, SMALL_PERIOD) <= SMALL_PERIOD
+
+
+def hours_figure() -> Figure:
+    """The figure registered by the app (`AnnotationConfig.ready`)."""
+    return Figure(HOURS_FIGURE, _hours_compute, _hours_fingerprint, _hours_small)
+
+
+def hours_rows(value: list[dict]) -> list[dict]:
+    """The report's rows from the figure's stored value (hours back to decimals)."""
+    return [{**row, "hours": Decimal(row["hours"])} for row in value]

@@ -1,5 +1,7 @@
 """Hours and questions per annotator: the time-worked rule, periods, the page, the CSV, the home."""
 
+import dataclasses
+import json
 import re
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -11,6 +13,7 @@ from django.utils import timezone, translation
 
 from annotation.models import Lease, Question
 from annotation.selectors.reports import (
+    HOURS_FIGURE,
     annotator_summary,
     format_hm,
     hours_report,
@@ -21,7 +24,10 @@ from annotation.selectors.reports import (
 from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
+from core import figures
 from core.errors import ServiceError
+from core.figure_jobs import figure_compute
+from core.models import StoredFigure
 from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
@@ -429,3 +435,60 @@ def test_reviews_and_answers_are_counted_apart_from_paragraphs(campaign, paragra
     }
     assert (rows[writer.username]["paragraphs"], rows[writer.username]["reviews"]) == (1, 0)
     assert annotator_summary(user=reviewer)["paragraphs"] == 0
+
+
+def test_a_long_period_is_a_stored_report_and_the_csv_stays_exact(
+    client,
+    admin_user,
+    worked_week,
+    campaign,
+    monkeypatch,
+    sent_tasks,
+    django_capture_on_commit_callbacks,
+):
+    """Past SMALL_PERIOD leases the page shows the stored report (computed by a job, again
+    when work ends in the period); the CSV is computed whole at every download."""
+    figure = figures.REGISTRY[HOURS_FIGURE]
+    monkeypatch.setitem(
+        figures.REGISTRY, HOURS_FIGURE, dataclasses.replace(figure, small=lambda **params: False)
+    )
+    client.force_login(admin_user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    period = {"start": "2025-03-03", "end": "2025-03-10"}
+
+    def get():
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.get("/manage/reports/hours/", period)
+
+    first = get()
+    assert first.status_code == 200
+    assert first.context["rows"] == []
+    html = first.content.decode()
+    assert "This period's report is being computed" in html
+    assert 'id="hours-report"' not in html
+    row = StoredFigure.objects.get(name=HOURS_FIGURE)
+    assert json.loads(row.key) == {"campaign": None, "end": "2025-03-10", "start": "2025-03-03"}
+    assert len(sent_tasks.calls) == 1
+
+    figure_compute(row=row)
+    row.refresh_from_db()
+    stored = get()
+    assert [{k: r[k] for k in ANN0_ROW} for r in stored.context["rows"]] == [ANN0_ROW, ANN1_ROW]
+    assert stored.context["totals"]["hours"] == Decimal("1.04")
+    assert re.search(
+        r'id="report-figure">Computed on [^<]*the CSV is computed', stored.content.decode()
+    )
+    assert len(sent_tasks.calls) == 1
+
+    # More work ends in the period: the page keeps the stored report and computes again;
+    # the CSV has it at once.
+    more = campaign_create(name="Encore", splits=["dev"], lease_minutes=30)
+    submit(more, worked_week[0], claimed="2025-03-08 10:00", minutes=20, spent=(40, 40, 40))
+    again = get()
+    assert again.context["rows"][0]["paragraphs"] == 2
+    assert "work was sent since: computing again" in again.content.decode()
+    assert len(sent_tasks.calls) == 2
+    csv_text = client.get("/manage/reports/hours.csv", period).content.decode("utf-8-sig")
+    assert csv_text.splitlines()[1].startswith("ann0,3,10,")
+    figure_compute(row=StoredFigure.objects.get(name=HOURS_FIGURE, status="pending"))
+    assert get().context["rows"][0]["paragraphs"] == 3
