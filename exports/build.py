@@ -28,6 +28,7 @@ from corpus.models import Split
 from exports.dataset import Selection, articles_of, question_chunks, selected_questions
 from exports.datasheet import SheetFigures, datasheet_markdown
 from exports.formats import FORMATS
+from exports.formats.mrqa import spacy_tokenizer
 from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
@@ -35,6 +36,7 @@ from exports.formats.records import (
     json_strings,
     json_text,
 )
+from exports.tokens import CachedTokenizer
 
 FORMAT_ORDER = ("squad", "hf", "mrqa")
 FILE_NAMES = {
@@ -189,7 +191,11 @@ def _split_files(
     shown = _answers_shown(options, split)
     writers = {}  # file name -> writer
     for fmt in options.formats:
-        extra = {"dataset": name, "split": split} if fmt == "mrqa" else {}
+        extra = {}
+        if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.tokens)
+            spacy = spacy_tokenizer()
+            tokenize = CachedTokenizer(spacy, spacy.name)
+            extra = {"dataset": name, "split": split, "tokenize": tokenize}
         writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
     if with_gold:
         writers[GOLD.format(split=split)] = _GoldWriter()

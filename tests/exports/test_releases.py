@@ -31,8 +31,9 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options
+from exports.formats.mrqa import spacy_tokenizer
 from exports.importing import squad_import
-from exports.models import Release, ReleaseFile
+from exports.models import Release, ReleaseFile, TokenCache
 from exports.services import (
     _build,
     release_build,
@@ -333,7 +334,8 @@ def ds(db) -> Dataset:
 
 def create(user, name: str, **options) -> Release:
     options.setdefault("formats", ["squad", "hf"])
-    return release_create(created_by=user, name=name, version="1.0", **options)
+    options.setdefault("version", "1.0")
+    return release_create(created_by=user, name=name, **options)
 
 
 def built(user, name: str, **options) -> Release:
@@ -1336,8 +1338,10 @@ def test_each_split_is_read_once_whatever_the_formats(ds, tmp_path):
 
     # 1 count of the questions per split (progress); per split its questions, their
     # paragraphs, their answers and their reviews, plus the additional-answer leases on dev
-    # and test (4 + 5 + 5); the datasheet: the articles to credit and the campaigns.
-    assert counted == {"squad": 17, "squad+hf+mrqa": 17}
+    # and test (4 + 5 + 5); the datasheet: the articles to credit and the campaigns. MRQA
+    # adds, per split (one batch of texts here), the lookup of its kept tokens and the store
+    # of those it made (exports.tokens): 3 × 2.
+    assert counted == {"squad": 17, "squad+hf+mrqa": 17 + 6}
 
 
 def test_a_build_reports_its_progress_as_it_reads_each_split(ds, tmp_path, monkeypatch):
@@ -1381,3 +1385,23 @@ def test_small_chunks_give_the_same_files_and_datasheet(ds, tmp_path, monkeypatc
         "gold-dev.json",
         "gold-test.json",
     ]
+
+
+def test_a_release_built_again_reads_its_tokens_from_the_cache(ds, boss, releases_folder):
+    """MRQA tokens are kept between exports (exports.tokens): a second build tokenizes
+    nothing and writes the same lines; the cache can be emptied at any time."""
+    assert spacy_tokenizer().name.startswith("spacy ")
+
+    def lines(name):
+        release = built(boss, name, formats=["mrqa"], splits=["dev"])
+        return mrqa_lines(stored(releases_folder, release, "mrqa-dev.jsonl.gz"))[1:]
+
+    first = lines("fquad-a")
+    # the dev split's 2 contexts and 6 questions, each once
+    assert TokenCache.objects.count() == 8
+    TokenCache.objects.update(spans=b"")  # read back, every token would be gone
+    emptied = lines("fquad-b")
+    assert [line["context_tokens"] for line in emptied] == [[], []]
+    TokenCache.objects.all().delete()
+    assert lines("fquad-c") == first
+    assert TokenCache.objects.count() == 8
