@@ -126,7 +126,7 @@ def test_the_hot_statements_are_prepared_on_postgresql(campaign, paragraphs, ann
         assert cursor.fetchone()[0] == 1
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
-            ["%FROM \"annotation_question\"%"],
+            ['%FROM "annotation_question"%'],
         )
         assert cursor.fetchone()[0] == 0
     assert Question.objects.filter(pk__in=range(1, 70_001)).count() == 9
