@@ -145,3 +145,29 @@ def redis_worker_factory(transactional_db):
 @pytest.fixture
 def redis_worker(redis_worker_factory):
     return redis_worker_factory()
+
+
+@pytest.fixture
+def releases_folder(settings, tmp_path):
+    """Release files go to a folder of this test (the `releases` storage); returns it."""
+    folder = tmp_path / "releases"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "releases": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(folder)},
+        },
+    }
+    return folder
+
+
+@pytest.fixture
+def site(settings, releases_folder, monkeypatch):
+    """A platform with something on every page (`tests.e2e.site_data.build_site`); jobs run
+    in place and nothing reaches a broker."""
+    from config.celery import app
+    from tests.e2e.site_data import build_site
+
+    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)
+    settings.WIKIPEDIA_USER_AGENT = "qaplatform-tests/1.0 (tests@example.org)"
+    return build_site()

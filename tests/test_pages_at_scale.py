@@ -9,29 +9,12 @@ be the same. The times at 10× FQuAD are measured by bench/pages_scale.py.
 import pytest
 from django.test import Client
 
-from tests.e2e.site_data import build_site
 from tests.e2e.test_every_page import PAGES, label_of, page_url
 from tests.pages import grow_site, page_queries
 
 pytestmark = pytest.mark.django_db
 
 VISITS = [(page, role) for page in PAGES for role in page.roles if role != "anonymous"]
-
-
-@pytest.fixture
-def site(settings, tmp_path, monkeypatch):
-    from config.celery import app
-
-    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)
-    settings.WIKIPEDIA_USER_AGENT = "qaplatform-tests/1.0 (tests@example.org)"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "releases")},
-        },
-    }
-    return build_site()
 
 
 def counts(site) -> dict[str, int]:

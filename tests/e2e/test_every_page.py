@@ -27,7 +27,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.e2e.site_data import Site, build_site
+from tests.e2e.site_data import Site
 
 VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
 LANGUAGES = ("fr", "en")
@@ -229,23 +229,6 @@ def visit(context, url: str, shot: Path, expected_status: int) -> list[str]:
         return tab.evaluate(CHECK_LAYOUT)
     finally:
         tab.close()
-
-
-@pytest.fixture
-def site(settings, tmp_path, monkeypatch):
-    """The filled site; jobs are run in place and nothing reaches a broker."""
-    from config.celery import app
-
-    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)
-    settings.WIKIPEDIA_USER_AGENT = "qaplatform-tests/1.0 (tests@example.org)"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "releases")},
-        },
-    }
-    return build_site()
 
 
 @pytest.mark.e2e

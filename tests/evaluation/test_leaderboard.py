@@ -36,6 +36,9 @@ from exports.services import release_build, release_create
 from tests.factories import UserFactory
 from tests.services import manage, manage_env
 
+# Release files go to a folder of each test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("releases_folder")
+
 API = "/api/v1/submissions/"
 PAGE = "/leaderboard/"
 MB = 1024 * 1024
@@ -167,17 +170,6 @@ def english(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
-
-
-@pytest.fixture(autouse=True)
-def releases_folder(settings, tmp_path):
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "releases")},
-        },
-    }
 
 
 @pytest.fixture

@@ -22,22 +22,9 @@ from tests.exports.test_release_access import PAGES, api_create
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("releases_folder")]
 
 FIGURE_TASK = "core.tasks.stored_figure_task"
-
-
-@pytest.fixture(autouse=True)
-def releases_folder(settings, tmp_path):
-    folder = tmp_path / "releases"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(folder)},
-        },
-    }
-    return folder
 
 
 @pytest.fixture

@@ -43,6 +43,9 @@ from exports.services import (
 )
 from tests.factories import UserFactory
 
+# Release files go to a folder of each test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("releases_folder")
+
 # ---------------------------------------------------------------------------------------------
 # The dataset: four articles, twelve questions, seven reviews, three additional answers
 
@@ -306,20 +309,6 @@ def expected_hf(ds: Dataset, articles, *, answers: bool = True) -> list[dict]:
 
 # ---------------------------------------------------------------------------------------------
 # Fixtures and helpers
-
-
-@pytest.fixture(autouse=True)
-def releases_folder(settings, tmp_path) -> Path:
-    """Release files go to a folder of this test."""
-    folder = tmp_path / "releases"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(folder)},
-        },
-    }
-    return folder
 
 
 @pytest.fixture
