@@ -244,4 +244,9 @@ def _load_spacy_tokenizer(model: str) -> tuple[Callable[[str], Any], str]:
         ) from error
     meta = spacy.info(model)
     name = f"spacy {spacy.__version__} {model} {meta.get('version', '')}"
-    return spacy.load(model, exclude=meta.get("components", [])).tokenizer, name
+    nlp = spacy.load(model, exclude=meta.get("components", []))
+    # Splitting a text reads no lexeme attribute (norm, shape, is_alpha…): without their
+    # getters, a word met for the first time costs less (PIAF, 4,596 texts in a fresh process:
+    # 0.52–0.55 s instead of 0.63–0.65 s), and the tokens are the same (tested on all of PIAF).
+    nlp.vocab.lex_attr_getters = {}
+    return nlp.tokenizer, name

@@ -42,7 +42,7 @@ from exports.formats.squad import (
     check_answer,
     read_squad,
 )
-from tests.needs import require_module
+from tests.needs import require_file, require_module
 
 PIAF_V1 = Path("/work/shared/data/piaf/piaf-v1.0.json")
 PIAF_2020 = Path("/work/shared/data/piaf/piaf-dataset-2020-02-24.json")
@@ -699,6 +699,29 @@ def test_mrqa_without_spacy_says_what_to_install(monkeypatch):
 def require_spacy_model():
     require_module("spacy", "MRQA tokens")
     require_module("fr_core_news_sm", "the French spaCy pipeline (a main dependency)")
+
+
+def test_the_mrqa_tokenizer_splits_all_of_piaf_as_the_pipelines_tokenizer_does():
+    """Loaded fresh without lexeme attribute getters (a cold tokenizer's cost), it gives
+    the tokens of spaCy's tokenizer as shipped, on every PIAF context and question."""
+    require_spacy_model()
+    import spacy
+
+    data = json.loads(require_file(PIAF_V1).read_text())
+    texts = [
+        text
+        for article in data["data"]
+        for paragraph in article["paragraphs"]
+        for text in [paragraph["context"], *(qa["question"] for qa in paragraph["qas"])]
+    ]
+    _load_spacy_tokenizer.cache_clear()
+    ours = spacy_tokenizer()
+    assert ours.tokenizer.vocab.lex_attr_getters == {}
+    shipped = spacy.load("fr_core_news_sm").tokenizer
+    expected = [[(token.text, token.idx) for token in doc] for doc in shipped.pipe(texts)]
+    assert len(texts) == 4596
+    assert sum(map(len, expected)) == 142323
+    assert ours.many(texts) == expected
 
 
 def test_spacy_tokenizer_gives_spacy_french_tokens_with_code_point_offsets():
