@@ -405,7 +405,7 @@ def main(argv=None) -> int:
     for key, label in [
         ("shown_ms", "click → paragraph shown"),
         ("ready_ms", "click → page script ready"),
-        ("claim_and_redirect_ms", "click → claim POST and redirect done"),
+        ("claim_and_redirect_ms", "click → page requested (POST + redirect if any)"),
         ("page_ttfb_ms", "page GET, time to first byte"),
         ("last_byte_to_paint_ms", "last byte → paragraph painted"),
     ]:

@@ -143,6 +143,10 @@ def lease_page(request, pk: int):
             "draft": reverse("api:lease-draft", args=[lease.pk]),
             "submit": reverse("api:lease-submit", args=[lease.pk]),
             "home": reverse("annotation:annotator-home"),
+            # Once a paragraph is sent, the page claims the next one and fetches its page
+            # ahead (annotate.js): "Next paragraph" then opens it without a round trip.
+            "claim": reverse("api:campaign-leases", args=[lease.campaign_id]),
+            "lease": reverse("annotation:lease", args=[0]),
         },
     }
     return render(request, "annotation/lease.html", context)

@@ -529,3 +529,54 @@ def test_text_typed_just_before_leaving_the_page_is_saved(page, live_server, set
             break
         page.wait_for_timeout(100)
     assert Lease.objects.get().draft["current"]["text"] == "Quelle est la source de la Loire ?"
+
+
+def test_once_sent_the_next_paragraph_is_claimed_and_opens_without_a_post(page, live_server, setup):
+    """While "Sent" shows, the page claims the next paragraph and fetches its page ahead;
+    "Next paragraph" then opens it with a GET (no POST, no redirect)."""
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Loire (suite)", source_title="Loire (suite)"),
+        paragraphs=[TEXT.replace("Loire", "Seine")],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    first = int(re.search(r"/annotate/leases/(\d+)/$", page.url).group(1))
+    for question, answer in QUESTIONS:
+        add(page, question, answer)
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+    ahead = page.locator('link[rel="prefetch"]')
+    expect(ahead).to_have_count(1)
+    held = Lease.objects.get(annotator__username="e2e-ann", status=Lease.Status.ACTIVE)
+    assert held.pk != first
+    assert ahead.get_attribute("href") == f"/annotate/leases/{held.pk}/"
+
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page).to_have_url(f"{live_server.url}/annotate/leases/{held.pk}/")
+    expect(page.locator("#paragraph")).to_have_text(TEXT.replace("Loire", "Seine"))
+    assert [url for url in posts if "/next/" in url or "/leases/" in url] == []
+    assert Lease.objects.filter(annotator__username="e2e-ann").count() == 2
+    assert page.console_problems == []
+
+
+def test_with_nothing_left_next_paragraph_posts_and_says_so(page, live_server, setup):
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    for question, answer in QUESTIONS:
+        add(page, question, answer)
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+    page.wait_for_timeout(300)  # the claim answered 204: nothing to fetch ahead
+    expect(page.locator('link[rel="prefetch"]')).to_have_count(0)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(
+        page.get_by_text("Tous les paragraphes de cette campagne sont pris. Merci !")
+    ).to_be_visible()
+    assert Lease.objects.filter(annotator__username="e2e-ann", status="active").count() == 0
+    assert page.console_problems == []
