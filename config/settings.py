@@ -70,6 +70,8 @@ try:
         )
     CORPUS_SPLIT_RATIOS = env.ratios("CORPUS_SPLIT_RATIOS", {"train": 83, "dev": 9, "test": 8})
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
+    # How often the worker keeps MRQA tokens ahead of the exports (exports.tokens).
+    MRQA_TOKENS_AHEAD_SECONDS = env.int("MRQA_TOKENS_AHEAD_SECONDS", 600, minimum=10)
     # Redis redelivers a task whose worker died after this long; keep it above the longest job.
     BROKER_VISIBILITY_TIMEOUT = env.int(
         "BROKER_VISIBILITY_TIMEOUT", JOB_MAX_SECONDS + 3600, minimum=1
@@ -337,6 +339,13 @@ CELERY_TASK_ROUTES = {
     "corpus.tasks.*": {"queue": "scrape"},
     "exports.tasks.*": {"queue": "export"},
     "evaluation.tasks.gpu_*": {"queue": "gpu"},
+}
+# Periodic jobs, sent by the one beat (docker compose's `beat`; `make run`'s worker runs its own).
+CELERY_BEAT_SCHEDULE = {
+    "mrqa-tokens-ahead": {
+        "task": "exports.tasks.tokens_ahead_task",
+        "schedule": float(MRQA_TOKENS_AHEAD_SECONDS),
+    },
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -90,3 +90,20 @@ class TokenCache(models.Model):
 
     def __str__(self):
         return self.key
+
+
+class TokenSweep(models.Model):
+    """How far the background sweep has kept tokens ahead (`exports.tokens.tokens_ahead`),
+    per tokenizer: every paragraph and question up to these ids has its tokens kept."""
+
+    tokenizer = models.CharField(_("tokenizer"), max_length=200, primary_key=True)
+    paragraph_id = models.BigIntegerField(_("last paragraph"), default=0)
+    question_id = models.BigIntegerField(_("last question"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("token sweep")
+        verbose_name_plural = _("token sweeps")
+
+    def __str__(self):
+        return self.tokenizer

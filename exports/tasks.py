@@ -2,6 +2,7 @@ from celery import shared_task
 
 from exports.models import Release
 from exports.services import release_build
+from exports.tokens import tokens_ahead
 
 
 @shared_task(acks_late=True)
@@ -10,3 +11,10 @@ def release_build_task(*, job_pk: int) -> None:
     if release is None or release.is_finished:
         return
     release_build(release=release)
+
+
+@shared_task(acks_late=True)
+def tokens_ahead_task() -> None:
+    """Celery beat's periodic pass (settings.CELERY_BEAT_SCHEDULE): keep the MRQA tokens of
+    what was written since the last one."""
+    tokens_ahead()

@@ -6,6 +6,11 @@ to the next, so `CachedTokenizer` looks each text up in `TokenCache` first (one 
 batch of texts, by key) and tokenizes only the texts it has not seen, storing theirs. The
 tokens read back are exactly the tokenizer's (its tokens are slices of the text: spaCy never
 changes the text), so a release's bytes do not depend on the cache.
+
+`tokens_ahead` keeps them ahead of the exports: a periodic job (`exports.tasks`, every
+`MRQA_TOKENS_AHEAD_SECONDS` by Celery beat) tokenizes the paragraphs and questions written
+since its last pass (`TokenSweep`, by id), so that even a corpus's first MRQA export finds its
+tokens kept. It loads spaCy only when there is something new.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ import hashlib
 import struct
 from collections.abc import Callable
 
-from exports.models import TokenCache
+from annotation.models import Question
+from corpus.models import Paragraph
+from exports.formats.mrqa import spacy_model_name, spacy_tokenizer
+from exports.models import TokenCache, TokenSweep
 
 Token = tuple[str, int]
 
@@ -66,3 +74,32 @@ class CachedTokenizer:
             made[key] if key in missing else unpack(text, found[key])
             for key, text in zip(keys, texts, strict=True)
         ]
+
+
+SWEEP_BATCH = 2_000
+
+
+def tokens_ahead(*, tokenize=None) -> dict[str, int]:
+    """Keep the tokens of every paragraph and question written since the last pass; return
+    how many of each were read. Safe to run twice at once (the same tokens, stored once)."""
+    name = tokenize.name if tokenize is not None else spacy_model_name()
+    sweep, _created = TokenSweep.objects.get_or_create(tokenizer=name)
+    done = {"paragraphs": 0, "questions": 0}
+    cached = None
+    for model, field, key in (
+        (Paragraph, "paragraph_id", "paragraphs"),
+        (Question, "question_id", "questions"),
+    ):
+        while rows := list(
+            model.objects.filter(pk__gt=getattr(sweep, field))
+            .order_by("pk")
+            .values_list("pk", "text")[:SWEEP_BATCH]
+        ):
+            if cached is None:  # spaCy is loaded only when there is something to do
+                tokenize = tokenize or spacy_tokenizer()  # imports spaCy
+                cached = CachedTokenizer(tokenize, name)
+            cached.many([text for _pk, text in rows])
+            setattr(sweep, field, rows[-1][0])
+            sweep.save(update_fields=[field, "updated_at"])
+            done[key] += len(rows)
+    return done

@@ -65,6 +65,7 @@ USE_CASES = {
     "core.figure_jobs",
     "corpus.scraping",
     "exports.importing",
+    "exports.tokens",
     "evaluation.leaderboard",
     "evaluation.analysis",
     "evaluation.baselines.runs",

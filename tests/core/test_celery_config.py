@@ -33,3 +33,16 @@ def test_tasks_are_routed_by_app():
     assert route({}, "exports.tasks.release_build")["queue"].name == "export"
     assert route({}, "evaluation.tasks.gpu_finetune")["queue"].name == "gpu"
     assert route({}, "core.tasks.worker_check_run_task")["queue"].name == "default"
+
+
+def test_beat_keeps_mrqa_tokens_ahead_on_the_export_queue():
+    assert app.conf.beat_schedule == {
+        "mrqa-tokens-ahead": {
+            "task": "exports.tasks.tokens_ahead_task",
+            "schedule": float(settings.MRQA_TOKENS_AHEAD_SECONDS),
+        }
+    }
+    assert settings.MRQA_TOKENS_AHEAD_SECONDS == 600
+    app.loader.import_default_modules()
+    assert "exports.tasks.tokens_ahead_task" in app.tasks
+    assert app.amqp.router.route({}, "exports.tasks.tokens_ahead_task")["queue"].name == "export"

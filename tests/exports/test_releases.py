@@ -28,12 +28,13 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from core.jobs import Superseded, job_start
 from core.roles import Role
+from corpus.models import Paragraph
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.build import build_release_files, check_options
-from exports.formats.mrqa import spacy_tokenizer
+from exports.formats.mrqa import simple_tokenizer, spacy_tokenizer
 from exports.importing import squad_import
-from exports.models import Release, ReleaseFile, TokenCache
+from exports.models import Release, ReleaseFile, TokenCache, TokenSweep
 from exports.services import (
     _build,
     release_build,
@@ -41,6 +42,7 @@ from exports.services import (
     release_file_get,
     release_resume,
 )
+from exports.tokens import tokens_ahead
 from tests.factories import UserFactory
 
 # Release files go to a folder of each test (tests/conftest.py).
@@ -1394,3 +1396,51 @@ def test_a_release_built_again_reads_its_tokens_from_the_cache(ds, boss, release
     TokenCache.objects.all().delete()
     assert lines("fquad-c") == first
     assert TokenCache.objects.count() == 8
+
+
+class Named:
+    """simple_tokenizer under a name of its own, counting the texts it is given."""
+
+    name = "simple (tests)"
+
+    def __init__(self):
+        self.texts = []
+
+    def __call__(self, text):
+        self.texts.append(text)
+        return simple_tokenizer(text)
+
+
+def test_the_background_pass_keeps_tokens_of_what_was_written_since_the_last(ds):
+    tokenize = Named()
+    paragraphs, questions = Paragraph.objects.count(), Question.objects.count()
+    assert tokens_ahead(tokenize=tokenize) == {"paragraphs": paragraphs, "questions": questions}
+    assert len(tokenize.texts) == len(set(tokenize.texts))  # each text tokenized once
+    sweep = TokenSweep.objects.get(tokenizer="simple (tests)")
+    assert (sweep.paragraph_id, sweep.question_id) == (
+        Paragraph.objects.latest("pk").pk,
+        Question.objects.latest("pk").pk,
+    )
+    seen = len(tokenize.texts)
+    assert tokens_ahead(tokenize=tokenize) == {"paragraphs": 0, "questions": 0}
+    assert len(tokenize.texts) == seen
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Nouveau", source_title="Nouveau"),
+        paragraphs=["Un paragraphe tout neuf, écrit après le dernier passage."],
+        wave="1.1",
+        split="train",
+        kind="file",
+    )
+    assert tokens_ahead(tokenize=tokenize) == {"paragraphs": 1, "questions": 0}
+    assert tokenize.texts[seen:] == ["Un paragraphe tout neuf, écrit après le dernier passage."]
+
+
+def test_after_the_background_pass_a_first_mrqa_export_tokenizes_nothing(ds, boss):
+    assert tokens_ahead() == {
+        "paragraphs": Paragraph.objects.count(),
+        "questions": Question.objects.count(),
+    }
+    kept = TokenCache.objects.count()
+    built(boss, "fquad-ahead", formats=["mrqa"])
+    assert TokenCache.objects.count() == kept
