@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 
-from django.db.models import Count, Exists, Max, OuterRef, Sum
+from django.db.models import Exists, Max, OuterRef
 
 from annotation.models import Answer, Review
 from annotation.selectors.questions import dataset_questions
 from core.figures import Figure, bounded_count
-from corpus.models import Article
+from corpus.selectors import hand_moved_articles
 from evaluation.metrics import FQUAD_FR, HUMAN_ANSWERS, human_performance, leave_one_out
 
 # d'Hoffschmidt et al. 2020, FQuAD (Findings of EMNLP 2020), human performance, FQuAD 1.1.
@@ -125,13 +125,7 @@ def _human_fingerprint(**params) -> str:
     """
     answer = Answer.objects.aggregate(newest=Max("pk"))["newest"]
     review = Review.objects.aggregate(newest=Max("pk"))["newest"]
-    moved = (
-        Article.objects.filter(split_fixed=True)
-        .order_by("split")
-        .values_list("split")
-        .annotate(count=Count("pk"), total=Sum("pk"))
-    )
-    return f"a{answer}:r{review}:" + ",".join(f"{s}={n}/{t}" for s, n, t in moved)
+    return f"a{answer}:r{review}:{hand_moved_articles()}"
 
 
 def _small(**params) -> bool:

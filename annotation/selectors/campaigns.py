@@ -6,10 +6,11 @@ from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from annotation.models import Campaign, Lease, Question, QuestionType
-from core.figures import Figure, FigureReading, bounded_count
+from core.figures import Figure, FigureReading
 from core.pagination import KeysetPage, keyset_page
 from core.roles import Role
-from corpus.models import Article, Paragraph
+from corpus.models import Paragraph
+from corpus.selectors import corpus_is_small, hand_moved_articles
 
 
 def campaigns_for(user) -> QuerySet:
@@ -83,7 +84,6 @@ def held_campaigns(*, annotator) -> set[int]:
 # 10× FQuAD), so a stored figure (`core.figures`): counted during the request while the corpus is
 # small, else read from its last computation, computed again by a job when the corpus changed.
 PARAGRAPHS_FIGURE = "annotation.campaign_paragraphs"
-SMALL_CORPUS = 20_000
 
 
 def _paragraphs(*, language: str, splits: list[str]) -> int:
@@ -91,20 +91,15 @@ def _paragraphs(*, language: str, splits: list[str]) -> int:
 
 
 def _paragraphs_fingerprint(*, language: str, splits: list[str]) -> str:
-    """The newest paragraph, and how many articles the splits hold (an article moved by hand
-    changes it): two reads through indexes."""
+    """The newest paragraph, and the articles moved to another split by hand (an article is
+    otherwise stored in its split once and for all): reads through indexes."""
     newest = Paragraph.objects.aggregate(newest=Max("pk"))["newest"]
-    articles = Article.objects.filter(split__in=splits).count()
-    return f"{newest}:{articles}"
-
-
-def _small_corpus(**params) -> bool:
-    return bounded_count(Paragraph.objects.all(), SMALL_CORPUS) <= SMALL_CORPUS
+    return f"{newest}:{hand_moved_articles()}"
 
 
 def paragraphs_figure() -> Figure:
     """The figure registered by the app (`AnnotationConfig.ready`)."""
-    return Figure(PARAGRAPHS_FIGURE, _paragraphs, _paragraphs_fingerprint, _small_corpus)
+    return Figure(PARAGRAPHS_FIGURE, _paragraphs, _paragraphs_fingerprint, corpus_is_small)
 
 
 def paragraphs_params(campaign: Campaign) -> dict:
