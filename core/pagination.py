@@ -52,8 +52,18 @@ class KeysetPage:
         return len(self.rows)
 
     @property
+    def status(self) -> int:
+        """The page's HTTP status: 400 when its cursor was refused (it shows the first page)."""
+        return 400 if self.errors else 200
+
+    @property
     def has_other_pages(self) -> bool:
         return bool(self.next or self.previous or not self.first)
+
+
+def page_cursors(params) -> dict[str, str]:
+    """The cursors a page was asked for, from its query string (`request.GET`)."""
+    return {AFTER: params.get(AFTER, ""), BEFORE: params.get(BEFORE, "")}
 
 
 def _parts(order: tuple[str, ...]) -> list[tuple[str, bool]]:

@@ -11,6 +11,7 @@ from core.charts import bar_chart
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
+from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
@@ -31,10 +32,6 @@ from corpus.services import article_set_split
 admin_only = role_required(Role.ADMIN)
 
 
-def _cursors(request) -> dict:
-    return {"after": request.GET.get("after", ""), "before": request.GET.get("before", "")}
-
-
 @admin_only
 def articles_page(request):
     """The articles in title order, a page at a time (keyset: "previous" and "next", no page
@@ -44,7 +41,10 @@ def articles_page(request):
     filters = form.cleaned_data if form.is_valid() else {}
     filters = {name: filters.get(name, "") for name in ("split", "wave", "q")}
     page = article_list_page(
-        split=filters["split"], wave=filters["wave"], query=filters["q"], **_cursors(request)
+        split=filters["split"],
+        wave=filters["wave"],
+        query=filters["q"],
+        **page_cursors(request.GET),
     )
     return render(
         request,
@@ -55,7 +55,7 @@ def articles_page(request):
             "waves": waves(),
             "query": urlencode({name: value for name, value in filters.items() if value}),
         },
-        status=400 if page.errors else 200,
+        status=page.status,
     )
 
 
@@ -122,7 +122,7 @@ def scrape_runs_page(request):
             else:
                 return redirect("corpus:scrape-run", pk=run.pk)
         status = 400
-    runs = scrape_run_list_page(**_cursors(request))
+    runs = scrape_run_list_page(**page_cursors(request.GET))
     if runs.errors:
         status = 400
     context = {"form": form, "runs": runs, "source": scraping_source()}
@@ -135,12 +135,12 @@ def scrape_run_page(request, pk: int):
     run = get_object_or_404(ScrapeRun.objects.defer("plan"), pk=pk)
     if request.htmx:
         return render(request, "corpus/scrape_run.html#scrape-run-counters", {"run": run})
-    entries = scrape_log_page(run, **_cursors(request))
+    entries = scrape_log_page(run, **page_cursors(request.GET))
     return render(
         request,
         "corpus/scrape_run.html",
         {"run": run, "entries": entries, "can_resume": scrape_run_can_resume(run)},
-        status=400 if entries.errors else 200,
+        status=entries.status,
     )
 
 

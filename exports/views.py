@@ -10,6 +10,7 @@ from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.inputs import parse_id
+from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
@@ -39,11 +40,9 @@ def releases_page(request):
             else:
                 return redirect("exports:release", pk=release.pk)
         status = 400
-    page = release_list_page(
-        after=request.GET.get("after", ""), before=request.GET.get("before", "")
-    )
+    page = release_list_page(**page_cursors(request.GET))
     if page.errors:
-        status = 400
+        status = page.status
     context = {"form": form, "releases": page.rows, "page": page, "finished": release_choices()}
     return render(request, "exports/releases.html", context, status=status)
 

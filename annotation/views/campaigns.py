@@ -18,6 +18,7 @@ from core.charts import bar_chart
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
+from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 
@@ -83,9 +84,7 @@ def campaign_dashboard(request, pk: int):
     paragraphs = figure_read(PARAGRAPHS_FIGURE, **paragraphs_params(campaign))
     counts = type_counts(campaign)
     rows = question_type_distribution(campaign, counts=counts)
-    reports = unsuitable_reports_page(
-        campaign, after=request.GET.get("after", ""), before=request.GET.get("before", "")
-    )
+    reports = unsuitable_reports_page(campaign, **page_cursors(request.GET))
     return render(
         request,
         "annotation/campaign_dashboard.html",
@@ -97,5 +96,5 @@ def campaign_dashboard(request, pk: int):
             "chart": type_chart(rows),
             "reports": reports,
         },
-        status=400 if reports.errors else 200,
+        status=reports.status,
     )

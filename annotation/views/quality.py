@@ -18,6 +18,7 @@ from annotation.selectors.quality import (
 )
 from core.errors import ServiceError
 from core.inputs import parse_id
+from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 
@@ -37,8 +38,7 @@ def quality_page(request):
         campaign = get_object_or_404(Campaign, pk=campaign_pk)
     page = quality_table_page(
         campaign=campaign,
-        after=request.GET.get("after", ""),
-        before=request.GET.get("before", ""),
+        **page_cursors(request.GET),
     )
     idle = annotators_without_questions()
     context = {
@@ -51,7 +51,7 @@ def quality_page(request):
         "campaign": campaign,
         "can_pause": request.user.has_role(Role.ADMIN),
     }
-    return render(request, "annotation/quality.html", context, status=400 if page.errors else 200)
+    return render(request, "annotation/quality.html", context, status=page.status)
 
 
 @admin_only

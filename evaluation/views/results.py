@@ -14,6 +14,7 @@ from core.charts import bar_chart
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.inputs import parse_id
+from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
@@ -94,11 +95,7 @@ def results_page(request):
         return _start_run(request, release)
     page = None
     if release is not None:
-        page = baseline_runs_page(
-            release=release,
-            after=request.GET.get("after", ""),
-            before=request.GET.get("before", ""),
-        )
+        page = baseline_runs_page(release=release, **page_cursors(request.GET))
     runs = page.rows if page else []
     done = [r for r in runs if r.status == BaselineRun.Status.SUCCEEDED]
     reading = figure_read(HUMAN_FIGURE)
@@ -117,7 +114,7 @@ def results_page(request):
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
         "kinds": BaselineRun.Kind.choices,
     }
-    status = 400 if page is not None and page.errors else 200
+    status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
 
 
