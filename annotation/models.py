@@ -35,6 +35,10 @@ class Campaign(CreatedBy, models.Model):
     class Kind(models.TextChoices):
         QUESTIONS = "questions", _("questions")
         ADDITIONAL_ANSWERS = "additional_answers", _("additional answers")
+        UNANSWERABLE = "unanswerable", _("unanswerable questions")
+
+    # The kinds whose annotators write questions on a paragraph (write leases, reviews).
+    WRITING_KINDS = (Kind.QUESTIONS, Kind.UNANSWERABLE)
 
     name = models.CharField(_("name"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices, default=Kind.QUESTIONS)
@@ -53,6 +57,11 @@ class Campaign(CreatedBy, models.Model):
     )
     review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
     extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
+    # Mixed campaigns (kind `questions`): how many unanswerable questions each paragraph also
+    # gets, written beside the answerable ones and marked as such (FQuAD 2.0, SQuAD 2.0).
+    unanswerable_per_paragraph = models.PositiveSmallIntegerField(
+        _("unanswerable questions per paragraph"), default=0
+    )
     lease_minutes = models.PositiveSmallIntegerField(_("lease minutes"), default=30)
     # The pace the guidelines ask for (FQuAD: about a minute a question, 30 s an answer); the
     # annotation page shows the time spent against it.
@@ -95,10 +104,19 @@ class Campaign(CreatedBy, models.Model):
             models.CheckConstraint(
                 condition=models.Q(extra_answers__lte=5), name="annotation_campaign_extra_answers_5"
             ),
+            models.CheckConstraint(
+                condition=models.Q(unanswerable_per_paragraph__lte=5),
+                name="annotation_campaign_unanswerable_5",
+            ),
         ]
 
     def __str__(self):
         return self.name
+
+    @property
+    def writes_questions(self) -> bool:
+        """Whether its annotators write questions on paragraphs (and reviewers audit them)."""
+        return self.kind in self.WRITING_KINDS
 
 
 class Lease(models.Model):
@@ -321,6 +339,9 @@ class Question(models.Model):
     question_type = models.CharField(
         _("question type"), max_length=16, choices=QuestionType.choices
     )
+    # Unanswerable (FQuAD 2.0, SQuAD 2.0): the paragraph does not answer it; its answer of
+    # kind `plausible` is the span a careless reader would give. It never has an original one.
+    is_impossible = models.BooleanField(_("unanswerable"), default=False)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
@@ -401,12 +422,15 @@ class Answer(models.Model):
     """An answer span: `paragraph.text[answer_start:answer_start + len(text)] == text`.
 
     An additional answer may instead say that the paragraph does not answer the question
-    (`no_answer`, with an empty text at 0).
+    (`no_answer`, with an empty text at 0). An unanswerable question's author gives a
+    `plausible` answer: the span a careless reader would give, checked like any span, never
+    counted as an answer (SQuAD 2.0's `plausible_answers`).
     """
 
     class Kind(models.TextChoices):
         ORIGINAL = "original", _("original")
         ADDITIONAL = "additional", _("additional")
+        PLAUSIBLE = "plausible", _("plausible (unanswerable question)")
 
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="answers")
     author = models.ForeignKey(
@@ -463,6 +487,8 @@ class QuestionRevision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="question_revisions"
     )
     text = models.TextField(_("question"))
+    # An unanswerable version: its span is the plausible answer.
+    is_impossible = models.BooleanField(_("unanswerable"), default=False)
     answer_start = models.IntegerField(_("answer start"))
     answer_text = models.TextField(_("answer"))
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
@@ -507,6 +533,9 @@ class Review(models.Model):
         APPROVE = "approve", _("approve")
         REJECT = "reject", _("reject")
         CORRECT = "correct", _("correct")
+        # An unanswerable question that the paragraph does answer: the reviewer selects the
+        # answer, and the question becomes answerable (a new version, the old one kept).
+        ANSWERABLE = "answerable", _("actually answerable")
 
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="reviews")
     reviewer = models.ForeignKey(
@@ -515,7 +544,7 @@ class Review(models.Model):
     lease = models.OneToOneField(
         Lease, on_delete=models.SET_NULL, null=True, blank=True, related_name="review"
     )
-    verdict = models.CharField(_("verdict"), max_length=8, choices=Verdict.choices)
+    verdict = models.CharField(_("verdict"), max_length=16, choices=Verdict.choices)
     reason = models.CharField(_("reason"), max_length=24, choices=RejectReason.choices, blank=True)
     comment = models.TextField(_("comment"), blank=True)
     revision = models.OneToOneField(
@@ -538,8 +567,11 @@ class Review(models.Model):
                 name="annotation_review_reject_has_reason",
             ),
             models.CheckConstraint(
-                condition=models.Q(verdict="correct", revision__isnull=False)
-                | (~models.Q(verdict="correct") & models.Q(revision__isnull=True)),
+                condition=models.Q(verdict__in=["correct", "answerable"], revision__isnull=False)
+                | (
+                    ~models.Q(verdict__in=["correct", "answerable"])
+                    & models.Q(revision__isnull=True)
+                ),
                 name="annotation_review_correction_has_version",
             ),
         ]

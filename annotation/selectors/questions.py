@@ -3,7 +3,7 @@ questions that count in a dataset (releases, human performance, the analysis).""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Question, export_id_match
@@ -81,22 +81,39 @@ def source_ids_stored(ids: list[str]) -> set[str]:
 
 
 def shown_answers() -> QuerySet:
-    """Return the answers a dataset shows: a span (not "no answer") at its right place."""
-    return Answer.objects.filter(no_answer=False, misaligned=False)
+    """Return the answers a dataset shows: a span (not "no answer", not the plausible span of
+    an unanswerable question) at its right place."""
+    return Answer.objects.filter(
+        no_answer=False,
+        misaligned=False,
+        kind__in=[Answer.Kind.ORIGINAL, Answer.Kind.ADDITIONAL],
+    )
+
+
+def plausible_answers() -> QuerySet:
+    """Return the plausible spans of unanswerable questions a dataset shows (SQuAD 2.0)."""
+    return Answer.objects.filter(kind=Answer.Kind.PLAUSIBLE, misaligned=False)
 
 
 def dataset_questions(
-    *, split: str | None = None, approved_only: bool = False, language: str | None = None
+    *,
+    split: str | None = None,
+    approved_only: bool = False,
+    language: str | None = None,
+    unanswerable: bool = False,
 ) -> QuerySet:
     """Return the questions that count in the dataset, unordered.
 
     The one rule for releases, human performance and the dataset analysis: never a rejected
-    question, nor one left without an answer to show (an imported question whose answers are
-    all misaligned). `approved_only` keeps the reviewed ones (approved or corrected).
+    question, nor an answerable one left without an answer to show (an imported question whose
+    answers are all misaligned). Unanswerable questions count only with `unanswerable=True`
+    (a SQuAD v2.0 release, its scores); a v1.1 dataset has none. `approved_only` keeps the
+    reviewed ones (approved or corrected).
     """
-    questions = Question.objects.exclude(status=Question.Status.REJECTED).filter(
-        Exists(shown_answers().filter(question=OuterRef("pk")))
-    )
+    answered = Q(is_impossible=False) & Q(Exists(shown_answers().filter(question=OuterRef("pk"))))
+    if unanswerable:
+        answered |= Q(is_impossible=True)
+    questions = Question.objects.exclude(status=Question.Status.REJECTED).filter(answered)
     if split:
         questions = questions.filter(paragraph__article__split=split)
     if approved_only:

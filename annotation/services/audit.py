@@ -101,8 +101,9 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
 
 
 def first_revisions(questions: list[Question], answers: list[Answer]) -> list[QuestionRevision]:
-    """Version 1 of new questions (unsaved): their text and their first answer's span, by
-    their author. `answers` are the questions' first answers, in the same order."""
+    """Version 1 of new questions (unsaved): their text and their first answer's span (the
+    plausible one of an unanswerable question), by their author. `answers` are the questions'
+    first answers, in the same order."""
     return [
         QuestionRevision(
             question=question,
@@ -110,6 +111,7 @@ def first_revisions(questions: list[Question], answers: list[Answer]) -> list[Qu
             origin=QuestionRevision.Origin.WRITTEN,
             editor_id=question.author_id,
             text=question.text,
+            is_impossible=question.is_impossible,
             answer_start=answer.answer_start,
             answer_text=answer.text,
         )
@@ -117,8 +119,18 @@ def first_revisions(questions: list[Question], answers: list[Answer]) -> list[Qu
     ]
 
 
-def revision_add(*, question: Question, editor, text: str, answer_start: int, answer_text: str):
-    """Record the next version of a question (the question row is locked by the caller)."""
+def revision_add(
+    *,
+    question: Question,
+    editor,
+    text: str,
+    answer_start: int,
+    answer_text: str,
+    is_impossible: bool = False,
+):
+    """Record the next version of a question (the question row is locked by the caller).
+
+    An unanswerable version's span is its plausible answer."""
     last = question.revisions.aggregate(n=Max("number"))["n"] or 0
     return QuestionRevision.objects.create(
         question=question,
@@ -126,6 +138,7 @@ def revision_add(*, question: Question, editor, text: str, answer_start: int, an
         origin=QuestionRevision.Origin.CORRECTED,
         editor=editor,
         text=text,
+        is_impossible=is_impossible,
         answer_start=answer_start,
         answer_text=answer_text,
     )

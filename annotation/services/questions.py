@@ -44,6 +44,8 @@ class NewQuestion:
     lease: Lease | None = None
     sampled_for_review: bool = False
     source_id: str = ""  # its id in the dataset it was imported from
+    # Unanswerable: its one answer is the plausible span (kind `plausible`), never original.
+    is_impossible: bool = False
 
 
 def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list[Question]:
@@ -68,6 +70,7 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
             seconds_spent=new.seconds_spent,
             sampled_for_review=new.sampled_for_review,
             source_id=new.source_id,
+            is_impossible=new.is_impossible,
             created_at=now,
         )
         for new in questions
