@@ -40,6 +40,12 @@ class Release(CreatedBy, Job):
         return f"{self.name} {self.version}"
 
     @property
+    def squad_version(self) -> str:
+        """"1.1" (answerable questions only) or "2.0" (with unanswerable ones): the dataset's
+        kind, chosen when the release is made (`options["squad_version"]`)."""
+        return self.options.get("squad_version", "1.1")
+
+    @property
     def storage_prefix(self) -> str:
         return f"releases/{self.pk}"
 
