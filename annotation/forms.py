@@ -43,6 +43,14 @@ class CampaignForm(forms.Form):
         help_text=_("Share of the warm-up questions audited (1: all of them)."),
     )
     extra_answers = forms.IntegerField(label=_("Extra answers per dev/test question"))
+    unanswerable_per_paragraph = forms.IntegerField(
+        label=_("Unanswerable questions per paragraph"),
+        required=False,
+        help_text=_(
+            "Questions campaigns: how many unanswerable questions each paragraph also gets, "
+            "beside the answerable ones (FQuAD 2.0; 0: none)."
+        ),
+    )
     lease_minutes = forms.IntegerField(
         label=_("Lease minutes"), help_text=_("How long an item stays reserved.")
     )
@@ -88,7 +96,13 @@ class CampaignForm(forms.Form):
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
         defaults = campaign_defaults(data.get("kind", Campaign.Kind.QUESTIONS))
-        optional = ("language", "review_warmup", "review_warmup_rate", "seconds_per_question")
+        optional = (
+            "language",
+            "review_warmup",
+            "review_warmup_rate",
+            "seconds_per_question",
+            "unanswerable_per_paragraph",
+        )
         for name in optional:
             if data.get(name) in (None, ""):
                 data[name] = defaults[name]

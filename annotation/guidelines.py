@@ -54,6 +54,57 @@ ADDITIONAL_ANSWERS = {
 }
 
 
+# FQuAD 2.0 (Heinrich, Viaud and Belblidia 2021) and SQuAD 2.0 (Rajpurkar, Jia and Liang
+# 2018): questions the paragraph cannot answer, on its own entities, each with the span a
+# careless reader would give (the plausible answer); up to 5 per paragraph.
+UNANSWERABLE = {
+    "fr": """\
+## Écrire des questions sans réponse
+
+- Lisez le paragraphe et ses questions existantes : elles montrent le style attendu.
+- Écrivez **{low} à {high} questions** auxquelles le paragraphe **ne répond pas**, mais qui
+  parlent de ce dont il parle (ses personnes, ses lieux, ses dates, ses œuvres) et qui
+  ressemblent aux questions existantes.
+- Pour chacune, sélectionnez la **réponse plausible** : le passage qu'un lecteur pressé
+  donnerait à tort (par exemple une date du paragraphe pour une question sur une autre date).
+- Une question hors sujet est trop facile : reprenez les mots et les noms du paragraphe.
+- Ne reprenez pas une question existante ; changez un détail qui la rend sans réponse (un
+  autre nom, une négation, une autre période).
+- Comptez environ {pace} par question.
+""",
+    "en": """\
+## Writing unanswerable questions
+
+- Read the paragraph and its existing questions: they show the style to follow.
+- Write **{low} to {high} questions** that the paragraph **does not answer**, but that are
+  about what it is about (its people, places, dates, works) and look like the existing ones.
+- For each, select the **plausible answer**: the span a hasty reader would wrongly give (for
+  instance a date of the paragraph for a question about another date).
+- An off-topic question is too easy: reuse the words and names of the paragraph.
+- Do not repeat an existing question; change a detail that leaves it without an answer
+  (another name, a negation, another period).
+- Spend about {pace} on each question.
+""",
+}
+# A questions campaign that also asks for some unanswerable questions on each paragraph.
+MIXED = {
+    "fr": """\
+## Et {count} question(s) sans réponse
+
+- Sur chaque paragraphe, écrivez aussi **{count} question(s) sans réponse**, marquées comme
+  telles : le paragraphe n'y répond pas, mais elles parlent de ses personnes, lieux ou dates.
+- Pour chacune, sélectionnez la **réponse plausible** qu'un lecteur pressé donnerait à tort.
+""",
+    "en": """\
+## And {count} unanswerable question(s)
+
+- On each paragraph, also write **{count} unanswerable question(s)**, marked as such: the
+  paragraph does not answer them, but they are about its people, places or dates.
+- For each, select the **plausible answer** a hasty reader would wrongly give.
+""",
+}
+
+
 def _pace(seconds: int, language: str) -> str:
     if seconds % 60 == 0:
         minutes = seconds // 60
@@ -63,9 +114,17 @@ def _pace(seconds: int, language: str) -> str:
     return f"{seconds} secondes" if language == "fr" else f"{seconds} seconds"
 
 
-def default_guidelines(*, kind: str, language: str, low: int, high: int, seconds: int) -> str:
-    """Return the Markdown guidelines of a new campaign of this kind, in its language."""
-    texts = ADDITIONAL_ANSWERS if kind == "additional_answers" else QUESTIONS
+def default_guidelines(
+    *, kind: str, language: str, low: int, high: int, seconds: int, unanswerable: int = 0
+) -> str:
+    """Return the Markdown guidelines of a new campaign of this kind, in its language
+    (`unanswerable`: the unanswerable questions a questions campaign also asks for)."""
+    texts = {"additional_answers": ADDITIONAL_ANSWERS, "unanswerable": UNANSWERABLE}.get(
+        kind, QUESTIONS
+    )
     base = language.split("-")[0]
     chosen = base if base in texts else "en"
-    return texts[chosen].format(low=low, high=high, pace=_pace(seconds, chosen))
+    text = texts[chosen].format(low=low, high=high, pace=_pace(seconds, chosen))
+    if unanswerable and kind == "questions":
+        text += "\n" + MIXED[chosen].format(count=unanswerable)
+    return text

@@ -501,9 +501,10 @@ class QuestionRevision(models.Model):
             models.UniqueConstraint(
                 fields=["question", "number"], name="annotation_revision_one_per_number"
             ),
+            # An imported unanswerable question may come without a plausible answer.
             models.CheckConstraint(
                 condition=models.Q(answer_start__gte=0)
-                & ~models.Q(answer_text="")
+                & (~models.Q(answer_text="") | models.Q(is_impossible=True))
                 & ~models.Q(text=""),
                 name="annotation_revision_not_empty",
             ),

@@ -18,23 +18,79 @@ MAX_SECONDS = 24 * 3600
 @dataclass(frozen=True)
 class CleanQuestion:
     text: str
-    answer_start: int
+    answer_start: int  # the plausible answer's, for an unanswerable question
     answer_text: str
     seconds_spent: int
+    is_impossible: bool = False
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a paragraph's submission must hold: answerable questions from `low` to `high`
+    and exactly `unanswerable` unanswerable ones (mixed campaigns), or, in a campaign of
+    unanswerable questions (`only_unanswerable`), `low` to `high` unanswerable ones.
+    `existing` are the paragraph's questions already asked (normalized by `same_text`): a
+    new question may not repeat one."""
+
+    low: int
+    high: int
+    unanswerable: int = 0
+    only_unanswerable: bool = False
+    existing: frozenset[str] = frozenset()
+
+
+def same_text(text: str) -> str:
+    """A question's text as duplicates are found: spaces collapsed, case folded."""
+    return " ".join(text.split()).casefold()
 
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _question_problems(paragraph: str, item, seen: set[str], _) -> dict[str, str]:
+def _impossible(item: dict, asked: Asked):
+    """Whether the item is an unanswerable question; None when the flag is malformed."""
+    flag = item.get("is_impossible", asked.only_unanswerable)
+    return flag if isinstance(flag, bool) else None
+
+
+def _question_problems(paragraph: str, item, seen: set[str], asked: Asked, _) -> dict[str, str]:
     if not isinstance(item, dict):
         return {"": _("Each question is an object with text, answer_start and answer_text.")}
     text = item.get("text")
     problems = question_text_problems(text, _)
-    if not problems and " ".join(text.split()).casefold() in seen:
+    if not problems and same_text(text) in seen:
         problems["text"] = _("The same question is asked twice on this paragraph.")
-    problems |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
+    elif not problems and same_text(text) in asked.existing:
+        problems["text"] = _("This question is already asked on this paragraph.")
+    impossible = _impossible(item, asked)
+    if impossible is None:
+        problems["is_impossible"] = _("true or false.")
+    elif asked.only_unanswerable and not impossible:
+        problems["is_impossible"] = _("This campaign asks for unanswerable questions only.")
+    elif impossible and not (asked.only_unanswerable or asked.unanswerable):
+        problems["is_impossible"] = _("This campaign asks for answerable questions only.")
+    elif impossible:
+        if item.get("answer_start") is not None or item.get("answer_text") not in (None, ""):
+            problems["answer_text"] = _(
+                "An unanswerable question has no answer: select its plausible answer instead."
+            )
+        plausible = span_problems(
+            paragraph,
+            item.get("plausible_answer_start"),
+            item.get("plausible_answer_text"),
+            _,
+            plausible=True,
+        )
+        problems |= {f"plausible_{name}": message for name, message in plausible.items()}
+    else:
+        if item.get("plausible_answer_start") is not None or item.get(
+            "plausible_answer_text"
+        ) not in (None, ""):
+            problems["plausible_answer_text"] = _(
+                "Only an unanswerable question has a plausible answer."
+            )
+        problems |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
     problems |= seconds_problems(item.get("seconds_spent", 0), _)
     return problems
 
@@ -52,12 +108,19 @@ def question_text_problems(text, _) -> dict[str, str]:
     return {}
 
 
-def span_problems(paragraph: str, start, answer, _) -> dict[str, str]:
-    """Return the problems of an answer span, by field ("answer_start", "answer_text")."""
+def span_problems(paragraph: str, start, answer, _, *, plausible: bool = False) -> dict[str, str]:
+    """Return the problems of an answer span, by field ("answer_start", "answer_text").
+
+    A plausible answer (of an unanswerable question) is checked the same way; only the
+    message asking for it differs."""
+    if plausible:
+        select = _("Select the plausible answer in the paragraph.")
+    else:
+        select = _("Select the answer in the paragraph.")
     if not _is_int(start) or not 0 <= start < len(paragraph):
-        return {"answer_start": _("Select the answer in the paragraph.")}
+        return {"answer_start": select}
     if not isinstance(answer, str) or not answer.strip():
-        return {"answer_text": _("Select the answer in the paragraph.")}
+        return {"answer_text": select}
     if len(answer) > MAX_ANSWER_CHARS:
         return {"answer_text": _("An answer has at most 1,000 characters.")}
     if paragraph[start : start + len(answer)] != answer:
@@ -72,34 +135,62 @@ def seconds_problems(seconds, _) -> dict[str, str]:
     return {}
 
 
-def check_questions(paragraph: str, questions, *, low: int, high: int, _):
+def _count_problem(questions, asked: Asked, _) -> str | None:
+    """The message when the submission does not hold the number of questions asked."""
+    if not isinstance(questions, list):
+        count = 0
+        impossible = 0
+    else:
+        count = len(questions)
+        impossible = sum(
+            1 for item in questions if isinstance(item, dict) and _impossible(item, asked) is True
+        )
+    # In a campaign of unanswerable questions, every question counts against low..high.
+    answerable = count if asked.only_unanswerable else count - impossible
+    if not isinstance(questions, list) or not asked.low <= answerable <= asked.high:
+        if asked.only_unanswerable:
+            message = _("Write from %(low)d to %(high)d unanswerable questions (%(count)d given).")
+        elif asked.unanswerable:
+            message = _("Write from %(low)d to %(high)d answerable questions (%(count)d given).")
+        else:
+            message = _("Write from %(low)d to %(high)d questions (%(count)d given).")
+        return message % {"low": asked.low, "high": asked.high, "count": answerable}
+    if asked.unanswerable and impossible != asked.unanswerable:
+        return _("Write %(wanted)d unanswerable question(s) (%(count)d given).") % {
+            "wanted": asked.unanswerable,
+            "count": impossible,
+        }
+    return None
+
+
+def check_questions(paragraph: str, questions, *, asked: Asked, _):
     """Return (errors, clean questions); errors map "questions[i].field" to messages.
 
     `_` translates the messages (the caller passes Django's gettext: this module is pure).
+    An answerable question carries `answer_start` and `answer_text`; an unanswerable one
+    (`is_impossible`) carries `plausible_answer_start` and `plausible_answer_text` instead,
+    checked against the paragraph like any answer.
     """
-    if not isinstance(questions, list) or not low <= len(questions) <= high:
-        count = len(questions) if isinstance(questions, list) else 0
-        message = _("Write from %(low)d to %(high)d questions (%(count)d given).") % {
-            "low": low,
-            "high": high,
-            "count": count,
-        }
+    if message := _count_problem(questions, asked, _):
         return {"questions": [message]}, []
     errors, clean, seen = {}, [], set()
     for index, item in enumerate(questions):
-        for field, message in _question_problems(paragraph, item, seen, _).items():
+        for field, message in _question_problems(paragraph, item, seen, asked, _).items():
             errors[f"questions[{index}].{field}".rstrip(".")] = [message]
         if isinstance(item, dict) and isinstance(item.get("text"), str):
-            seen.add(" ".join(item["text"].split()).casefold())
+            seen.add(same_text(item["text"]))
     if errors:
         return errors, []
     for item in questions:
+        impossible = _impossible(item, asked)
+        prefix = "plausible_" if impossible else ""
         clean.append(
             CleanQuestion(
                 text=" ".join(item["text"].split()),
-                answer_start=item["answer_start"],
-                answer_text=item["answer_text"],
+                answer_start=item[f"{prefix}answer_start"],
+                answer_text=item[f"{prefix}answer_text"],
                 seconds_spent=item.get("seconds_spent", 0),
+                is_impossible=impossible,
             )
         )
     return {}, clean

@@ -37,6 +37,7 @@ class CampaignWriteSerializer(serializers.Serializer):
     review_warmup = serializers.IntegerField(required=False)
     review_warmup_rate = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
     extra_answers = serializers.IntegerField(required=False)
+    unanswerable_per_paragraph = serializers.IntegerField(required=False)
     lease_minutes = serializers.IntegerField(required=False)
     seconds_per_question = serializers.IntegerField(required=False)
     question_type_targets = serializers.DictField(child=serializers.IntegerField(), required=False)
@@ -103,8 +104,24 @@ class DraftSerializer(serializers.Serializer):
 
 class SubmittedQuestionSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    answer_start = serializers.IntegerField()
-    answer_text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    answer_start = serializers.IntegerField(required=False, help_text="answerable questions")
+    answer_text = serializers.CharField(
+        allow_blank=True, trim_whitespace=False, required=False, help_text="answerable questions"
+    )
+    is_impossible = serializers.BooleanField(
+        required=False,
+        help_text="unanswerable (implied in an unanswerable campaign; false when left out "
+        "elsewhere)",
+    )
+    plausible_answer_start = serializers.IntegerField(
+        required=False, help_text="unanswerable questions: where the plausible answer starts"
+    )
+    plausible_answer_text = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        required=False,
+        help_text="unanswerable questions: the span a careless reader would give",
+    )
     seconds_spent = serializers.IntegerField(required=False)
 
 

@@ -27,6 +27,7 @@ def campaigns_for(user) -> QuerySet:
 # (a queryset `update`) shows within CAMPAIGN_SECONDS.
 CAMPAIGN_SECONDS = 60
 ANSWERING_KEY = "campaigns:answering"
+UNANSWERABLE_KEY = "campaigns:unanswerable"
 
 
 def _campaign_key(pk: int) -> str:
@@ -64,9 +65,19 @@ def answering_campaigns() -> list[Campaign]:
     return campaigns
 
 
+def unanswerable_campaigns() -> list[Campaign]:
+    """Return the open unanswerable-questions campaigns (the paragraphs of new answerable
+    questions become their items)."""
+    campaigns = cache.get(UNANSWERABLE_KEY)
+    if campaigns is None:
+        campaigns = list(Campaign.objects.filter(active=True, kind=Campaign.Kind.UNANSWERABLE))
+        cache.set(UNANSWERABLE_KEY, campaigns, CAMPAIGN_SECONDS)
+    return campaigns
+
+
 def campaign_forget(pk: int) -> None:
     """Drop what the cache holds of a campaign: it was saved or deleted."""
-    cache.delete_many([_campaign_key(pk), ANSWERING_KEY])
+    cache.delete_many([_campaign_key(pk), ANSWERING_KEY, UNANSWERABLE_KEY])
 
 
 def held_campaigns(*, annotator) -> set[int]:

@@ -103,7 +103,8 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
 def first_revisions(questions: list[Question], answers: list[Answer]) -> list[QuestionRevision]:
     """Version 1 of new questions (unsaved): their text and their first answer's span (the
     plausible one of an unanswerable question), by their author. `answers` are the questions'
-    first answers, in the same order."""
+    first answers, in the same order (None for an imported unanswerable question without a
+    plausible answer)."""
     return [
         QuestionRevision(
             question=question,
@@ -112,8 +113,8 @@ def first_revisions(questions: list[Question], answers: list[Answer]) -> list[Qu
             editor_id=question.author_id,
             text=question.text,
             is_impossible=question.is_impossible,
-            answer_start=answer.answer_start,
-            answer_text=answer.text,
+            answer_start=answer.answer_start if answer else 0,
+            answer_text=answer.text if answer else "",
         )
         for question, answer in zip(questions, answers, strict=True)
     ]

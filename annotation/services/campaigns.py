@@ -25,6 +25,7 @@ FIELDS = (
     "review_warmup",
     "review_warmup_rate",
     "extra_answers",
+    "unanswerable_per_paragraph",
     "lease_minutes",
     "seconds_per_question",
     "question_type_targets",
@@ -46,6 +47,15 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["seconds_per_question"] = [_("A whole number of seconds from 10 to 3,600.")]
     if not 0 <= data["extra_answers"] <= 5:
         errors["extra_answers"] = [_("Between 0 and 5.")]
+    unanswerable = data["unanswerable_per_paragraph"]
+    if not isinstance(unanswerable, int) or isinstance(unanswerable, bool):
+        errors["unanswerable_per_paragraph"] = [_("A whole number from 0 to 5.")]
+    elif not 0 <= unanswerable <= 5:
+        errors["unanswerable_per_paragraph"] = [_("Between 0 and 5.")]
+    elif unanswerable and data["kind"] != Campaign.Kind.QUESTIONS:
+        errors["unanswerable_per_paragraph"] = [
+            _("Only a questions campaign asks for unanswerable questions beside the others.")
+        ]
     for name in ("review_rate", "review_warmup_rate"):
         if not _is_share(data[name]):
             errors[name] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
@@ -119,19 +129,22 @@ def _save(campaign: Campaign, data: dict) -> Campaign:
 
 
 def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
-    """Return the settings of a new campaign of this kind: FQuAD's protocol."""
+    """Return the settings of a new campaign of this kind: FQuAD's protocol (FQuAD 2.0's and
+    SQuAD 2.0's for unanswerable questions: 1 to 5 per paragraph)."""
     answering = kind == Campaign.Kind.ADDITIONAL_ANSWERS
+    unanswerable = kind == Campaign.Kind.UNANSWERABLE
     return {
         "name": "",
         "kind": kind,
         "language": "fr",
         "splits": ["dev", "test"] if answering else list(Split.values),
-        "questions_min": 3,
+        "questions_min": 1 if unanswerable else 3,
         "questions_max": 5,
         "review_rate": Decimal("0.25"),
         "review_warmup": 0,
         "review_warmup_rate": Decimal("1.00"),
         "extra_answers": 2,
+        "unanswerable_per_paragraph": 0,
         "lease_minutes": 30,
         "seconds_per_question": 30 if answering else 60,
         "question_type_targets": {},
@@ -157,6 +170,7 @@ def campaign_create(*, created_by=None, **fields) -> Campaign:
             low=data["questions_min"],
             high=data["questions_max"],
             seconds=data["seconds_per_question"],
+            unanswerable=data["unanswerable_per_paragraph"],
         )
     return _save(Campaign(created_by=created_by), data)
 

@@ -5,6 +5,9 @@ The places of an item follow from the leases and the corpus, and these functions
 - a questions campaign's write item has 1 place while its paragraph is in the campaign's splits
   and language and nobody holds it, wrote on it, or reported it unsuitable in the campaign;
   else 0;
+- an unanswerable-questions campaign's write item follows the same rule, and its paragraph
+  must also have an answerable question that is not rejected (written in another campaign or
+  imported): unanswerable questions are written beside existing ones (FQuAD 2.0);
 - an additional-answers campaign's answer item has as many places as answers its question still
   needs: the campaign's extra answers, less the additional answers the question has (given in
   any campaign, or imported) and the campaign's own answer leases still active; 0 for a
@@ -23,7 +26,7 @@ from django.db import connection
 from django.db.models import F
 
 from annotation.models import Campaign, Lease, WorkItem
-from annotation.selectors.campaigns import answering_campaigns
+from annotation.selectors.campaigns import answering_campaigns, unanswerable_campaigns
 
 
 def _in(name: str, values) -> tuple[str, dict]:
@@ -45,9 +48,14 @@ def _run(sql: str, params: dict) -> None:
 
 def _places(campaign: Campaign, splits: str) -> str:
     """SQL for the places the item of paragraph `p` (article `a`, question `q`) should have."""
-    if campaign.kind == Campaign.Kind.QUESTIONS:
+    if campaign.writes_questions:
+        answered = ""
+        if campaign.kind == Campaign.Kind.UNANSWERABLE:
+            answered = """ AND EXISTS (
+                SELECT 1 FROM annotation_question e
+                WHERE e.paragraph_id = p.id AND NOT e.is_impossible AND e.status <> 'rejected')"""
         return f"""
-            CASE WHEN a.split IN {splits} AND a.language = %(language)s AND NOT EXISTS (
+            CASE WHEN a.split IN {splits} AND a.language = %(language)s{answered} AND NOT EXISTS (
                 SELECT 1 FROM annotation_lease l
                 WHERE l.campaign_id = %(campaign)s AND l.kind = 'write' AND l.paragraph_id = p.id
                   AND (l.status IN ('active', 'submitted') OR l.release_reason = 'unsuitable')
@@ -71,15 +79,26 @@ SOURCE = {
         FROM annotation_question q JOIN corpus_paragraph p ON p.id = q.paragraph_id
         JOIN corpus_article a ON a.id = p.article_id""",
 }
-KIND = {Campaign.Kind.QUESTIONS: "write", Campaign.Kind.ADDITIONAL_ANSWERS: "answer"}
+SOURCE[Campaign.Kind.UNANSWERABLE] = SOURCE[Campaign.Kind.QUESTIONS]
+KIND = {
+    Campaign.Kind.QUESTIONS: "write",
+    Campaign.Kind.UNANSWERABLE: "write",
+    Campaign.Kind.ADDITIONAL_ANSWERS: "answer",
+}
 # How an item row names its paragraph or question, and the same in SOURCE.
 ITEM_KEY = {
     Campaign.Kind.QUESTIONS: "paragraph_id",
+    Campaign.Kind.UNANSWERABLE: "paragraph_id",
     Campaign.Kind.ADDITIONAL_ANSWERS: "question_id",
 }
-SOURCE_KEY = {Campaign.Kind.QUESTIONS: "p.id", Campaign.Kind.ADDITIONAL_ANSWERS: "q.id"}
+SOURCE_KEY = {
+    Campaign.Kind.QUESTIONS: "p.id",
+    Campaign.Kind.UNANSWERABLE: "p.id",
+    Campaign.Kind.ADDITIONAL_ANSWERS: "q.id",
+}
 MADE = {  # paragraph_id, question_id, rank
     Campaign.Kind.QUESTIONS: "p.id, NULL, p.id",
+    Campaign.Kind.UNANSWERABLE: "p.id, NULL, p.id",
     Campaign.Kind.ADDITIONAL_ANSWERS: "q.paragraph_id, q.id, q.id",
 }
 
@@ -136,11 +155,24 @@ def items_for_articles(article_pks) -> None:
 
 def items_for_questions(questions) -> None:
     """Give new questions their items in every open additional-answers campaign that covers
-    their split and language (the campaigns come from the cache: no query on the way)."""
+    their split and language, and their paragraphs theirs in the open unanswerable-questions
+    campaigns (the campaigns come from the cache: no query on the way)."""
     by_place: dict[tuple[str, str], list[int]] = {}
+    articles: dict[tuple[str, str], set[int]] = {}
     for question in questions:
         article = question.paragraph.article
         by_place.setdefault((article.split, article.language), []).append(question.pk)
+        if not question.is_impossible:
+            articles.setdefault((article.split, article.language), set()).add(article.pk)
+    for campaign in unanswerable_campaigns():
+        pks = {
+            pk
+            for (split, language), pks in articles.items()
+            if split in campaign.splits and language == campaign.language
+            for pk in pks
+        }
+        if pks:
+            items_sync(campaign=campaign, articles=sorted(pks))
     for campaign in answering_campaigns():
         pks = [
             pk

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Campaign, Lease, Question, QuestionRevision
 from annotation.question_types import classify
 from annotation.services.audit import first_revisions
 from annotation.services.items import items_for_questions
+from core.errors import ServiceError
 from core.rows import prepared_cursor
 from corpus.models import Paragraph
 
@@ -57,6 +59,7 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
     with its answers in `answers_stored` (no query to read them again). On PostgreSQL the
     three tables are written by one statement (the work loop's hot path).
     """
+    _check_answer_kinds(questions)
     now = timezone.now()
     rows = [
         Question(
@@ -92,7 +95,7 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
     firsts = {}
     for answer in answers:
         firsts.setdefault(answer.question.uuid, answer)
-    revisions = first_revisions(rows, [firsts[question.uuid] for question in rows])
+    revisions = first_revisions(rows, [firsts.get(question.uuid) for question in rows])
     for revision in revisions:
         revision.created_at = now
     if connection.vendor == "postgresql":
@@ -111,6 +114,22 @@ def questions_store(*, campaign: Campaign, questions: list[NewQuestion]) -> list
         answer.question.answers_stored.append(answer)
     items_for_questions(rows)
     return rows
+
+
+def _check_answer_kinds(questions: list[NewQuestion]) -> None:
+    """Refuse an unanswerable question that carries an answer (original or additional: only
+    plausible spans, and "no answer" judgments), and an answerable one with a plausible span."""
+    for index, new in enumerate(questions):
+        kinds = {answer.kind for answer in new.answers}
+        if new.is_impossible and kinds - {Answer.Kind.PLAUSIBLE}:
+            message = _("An unanswerable question has no answer, only plausible answers.")
+        elif not new.is_impossible and Answer.Kind.PLAUSIBLE in kinds:
+            message = _("Only an unanswerable question has a plausible answer.")
+        elif not new.is_impossible and new.answers[:1] and new.answers[0].kind != "original":
+            message = _("An answerable question's first answer is its original one.")
+        else:
+            continue
+        raise ServiceError({f"questions[{index}].answers": [message]})
 
 
 # Fields whose Python values psycopg sends as they are (Django's preparation is the identity

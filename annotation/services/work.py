@@ -15,11 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.locks import claim, lease_lock, leases_expire
-from annotation.models import Campaign, Lease, Question
+from annotation.models import Answer, Campaign, Lease, Question
+from annotation.selectors.questions import paragraph_question_texts
 from annotation.services.audit import review_sample
 from annotation.services.items import item_give_back, item_take, item_take_back
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
-from annotation.validation import check_questions
+from annotation.validation import Asked, check_questions, same_text
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
 from core.roles import Role
@@ -37,11 +38,11 @@ def taken_message() -> str:
 
 CLAIM_ATTEMPTS = 5
 
-# Which kind of campaign each kind of lease belongs to, and who may hold it.
-CAMPAIGN_KIND = {
-    Lease.Kind.WRITE: Campaign.Kind.QUESTIONS,
-    Lease.Kind.ANSWER: Campaign.Kind.ADDITIONAL_ANSWERS,
-    Lease.Kind.REVIEW: Campaign.Kind.QUESTIONS,
+# Which kinds of campaign each kind of lease belongs to, and who may hold it.
+CAMPAIGN_KINDS = {
+    Lease.Kind.WRITE: Campaign.WRITING_KINDS,
+    Lease.Kind.ANSWER: (Campaign.Kind.ADDITIONAL_ANSWERS,),
+    Lease.Kind.REVIEW: Campaign.WRITING_KINDS,
 }
 
 
@@ -61,7 +62,7 @@ def check_can_work(campaign: Campaign, user, kind: str) -> None:
     # A closed questions campaign still has its sampled questions to audit.
     if not campaign.active and kind != Lease.Kind.REVIEW:
         raise ServiceError({"campaign": [_("This campaign is closed.")]}, status=409)
-    if campaign.kind != CAMPAIGN_KIND[kind]:
+    if campaign.kind not in CAMPAIGN_KINDS[kind]:
         message = {
             Lease.Kind.WRITE: _("This campaign does not ask for questions."),
             Lease.Kind.ANSWER: _("This campaign does not ask for additional answers."),
@@ -236,6 +237,25 @@ def reopen_expired(lease: Lease) -> None:
         raise ServiceError({"lease": [taken_message()]}, status=409)
 
 
+def questions_asked(lease: Lease) -> Asked:
+    """What a paragraph's submission must hold under its campaign's settings.
+
+    A campaign that asks for unanswerable questions (of that kind, or mixed) refuses a new
+    question that repeats one the paragraph already has."""
+    campaign = lease.campaign
+    only = campaign.kind == Campaign.Kind.UNANSWERABLE
+    existing = frozenset()
+    if only or campaign.unanswerable_per_paragraph:
+        existing = frozenset(map(same_text, paragraph_question_texts(lease.paragraph_id)))
+    return Asked(
+        low=campaign.questions_min,
+        high=campaign.questions_max,
+        unanswerable=0 if only else campaign.unanswerable_per_paragraph,
+        only_unanswerable=only,
+        existing=existing,
+    )
+
+
 def questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[Question]:
     """Store the questions of a paragraph with their answer spans, all or none."""
     with transaction.atomic(savepoint=not locked):  # a locked lease: the caller's own
@@ -247,9 +267,7 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     check_open(lease)
     check_kind(lease, Lease.Kind.WRITE)
     campaign, paragraph = lease.campaign, lease.paragraph
-    errors, clean = check_questions(
-        paragraph.text, questions, low=campaign.questions_min, high=campaign.questions_max, _=_
-    )
+    errors, clean = check_questions(paragraph.text, questions, asked=questions_asked(lease), _=_)
     if errors:
         raise ServiceError(errors)
     reopen_expired(lease)
@@ -267,12 +285,14 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
                 text=item.text,
                 seconds_spent=item.seconds_spent,
                 sampled_for_review=picked,
+                is_impossible=item.is_impossible,
                 answers=[
                     NewAnswer(
                         author_id=lease.annotator_id,
                         answer_start=item.answer_start,
                         text=item.answer_text,
                         seconds_spent=item.seconds_spent,
+                        kind=Answer.Kind.PLAUSIBLE if item.is_impossible else Answer.Kind.ORIGINAL,
                     )
                 ],
             )
