@@ -1,4 +1,4 @@
-"""Score answers the SQuAD v1.1 way: exact match and F1, per language, and human performance.
+"""Score answers the SQuAD v1.1 and v2.0 ways: exact match and F1, per language, human performance.
 
 Written for this project from the public description of the official SQuAD v1.1 evaluation; the
 figures mean what that script's do. Pure and fast (stdlib only, no Django, no I/O), so the
@@ -44,6 +44,10 @@ Edge cases reproduced from the official script:
   official arithmetic (precision, recall, then 2PR / (P + R)), to the last binary digit.
 - a question without a prediction scores 0 and still counts in the total; predictions for
   questions outside the dataset are ignored.
+
+SQuAD v2.0 (``score_v2``, ``no_answer_classification``): the official ``evaluate-v2.0.py``'s
+algorithm with each normalization's tokens (see ``score_v2`` and docs/metrics.md). An empty
+prediction means "no answer"; a question whose gold list is empty is unanswerable.
 """
 
 import re
@@ -323,3 +327,189 @@ def _tokens_f1(predicted: list[str], expected: list[str]) -> float:
     precision = common / len(predicted)
     recall = common / len(expected)
     return (2 * precision * recall) / (precision + recall)
+
+
+# SQuAD v2.0
+
+
+def score_v2(
+    dataset: Mapping[str, Sequence[str]],
+    predictions: Mapping[str, str],
+    na_probs: Mapping[str, float] | None = None,
+    norm: Normalization = SQUAD_EN,
+    na_prob_thresh: float = 1.0,
+) -> dict:
+    """Score predictions the SQuAD v2.0 way, as the official ``evaluate-v2.0.py`` computes it.
+
+    dataset: {question id: gold answer texts}; [] (or only answers that normalize to "") is a
+    question whose only right answer is "" (no answer). predictions: {id: text}, "" = no answer.
+    na_probs: {id: probability that the question has no answer}, optional.
+
+    Returns, in percent, "exact", "f1", "total", then "HasAns_exact", "HasAns_f1",
+    "HasAns_total" and "NoAns_exact", "NoAns_f1", "NoAns_total" (each group only when it has
+    questions; HasAns = a non-empty gold list, as the official make_qid_to_has_ans), and with
+    na_probs "best_exact", "best_exact_thresh", "best_f1", "best_f1_thresh"; plus our
+    "missing", the questions without a prediction.
+
+    The official rules: the gold answers are those whose normalized text is not empty, else
+    [""]; EM is the equality of the normalized texts; F1 is 1 when both sides have no token,
+    0 when only one has none, else the v1.1 F1; a question whose na_prob is above
+    na_prob_thresh is taken as answered "" (scores 1 when unanswerable, else 0);
+    best_* sweep the thresholds in the order of the sorted na_probs (official
+    find_best_thresh). Where we differ, the official script crashing or miscounting: a missing
+    prediction scores 0 everywhere and counts in every total (the official drops it from the
+    total, then fails on HasAns/NoAns). Raise ValueError for an empty dataset, or na_probs
+    without a question that has a prediction.
+    """
+    if not dataset:
+        raise ValueError("the dataset has no questions to score")
+    exact_raw: dict[str, float] = {}
+    f1_raw: dict[str, float] = {}
+    has_ans: dict[str, bool] = {}
+    for question_id, truths in dataset.items():
+        has_ans[question_id] = bool(truths)
+        prediction = predictions.get(question_id)
+        if prediction is None:
+            continue
+        gold = [tokens for truth in truths if (tokens := norm.tokens(truth))] or [[]]
+        exact_raw[question_id], f1_raw[question_id] = _best_scores_v2(norm.tokens(prediction), gold)
+    if na_probs is not None:
+        absent = [question_id for question_id in exact_raw if question_id not in na_probs]
+        if absent:
+            raise ValueError(
+                f"na_probs has no probability for {len(absent)} question(s) with a "
+                f"prediction, e.g. {absent[0]!r}"
+            )
+    exact_final, f1_final = exact_raw, f1_raw
+    if na_probs is not None or na_prob_thresh < 0.0:
+        # The official script gives every question the na_prob 0.0 without an na_prob file
+        exact_final, f1_final = {}, {}
+        for question_id, exact in exact_raw.items():
+            probability = na_probs[question_id] if na_probs is not None else 0.0
+            if probability > na_prob_thresh:
+                exact_final[question_id] = f1_final[question_id] = float(not has_ans[question_id])
+            else:
+                exact_final[question_id] = exact
+                f1_final[question_id] = f1_raw[question_id]
+    result = _eval_dict(dataset, exact_final, f1_final, "")
+    answerable = [question_id for question_id, has in has_ans.items() if has]
+    unanswerable = [question_id for question_id, has in has_ans.items() if not has]
+    if answerable:
+        result |= _eval_dict(answerable, exact_final, f1_final, "HasAns_")
+    if unanswerable:
+        result |= _eval_dict(unanswerable, exact_final, f1_final, "NoAns_")
+    if na_probs is not None:
+        total = len(dataset)
+        result["best_exact"], result["best_exact_thresh"] = _best_threshold(
+            predictions, exact_raw, na_probs, has_ans, total
+        )
+        result["best_f1"], result["best_f1_thresh"] = _best_threshold(
+            predictions, f1_raw, na_probs, has_ans, total
+        )
+    result["missing"] = len(dataset) - len(exact_raw)
+    return result
+
+
+def _eval_dict(question_ids, exact: dict, overlap: dict, prefix: str) -> dict:
+    """Return {prefix+exact, prefix+f1, prefix+total}: the official make_eval_dict.
+
+    sum() over the questions in dataset order, as the official script sums, so that the
+    figures are the official ones to the last bit; a missing question adds 0.
+    """
+    total = len(question_ids)
+    return {
+        f"{prefix}exact": 100.0 * sum(exact.get(key, 0.0) for key in question_ids) / total,
+        f"{prefix}f1": 100.0 * sum(overlap.get(key, 0.0) for key in question_ids) / total,
+        f"{prefix}total": total,
+    }
+
+
+def _best_threshold(
+    predictions: Mapping[str, str],
+    scores: Mapping[str, float],
+    na_probs: Mapping[str, float],
+    has_ans: Mapping[str, bool],
+    total: int,
+) -> tuple[float, float]:
+    """Return the best score over the no-answer thresholds and the threshold giving it.
+
+    The official find_best_thresh: start with every question answered "" (the unanswerable
+    ones right), then take the questions by increasing na_prob (ties in na_probs' order, as a
+    stable sort leaves them) and answer each: an answerable one gains its score, an
+    unanswerable one loses 1 if its prediction is not the empty string (the raw string, as
+    the official script tests it). The first strictly best running score wins; 0.0 is the
+    threshold when answering nothing is best. Questions without a prediction are not swept
+    and score 0 (the official script counts its unanswerable ones right at the start).
+    """
+    current = sum(1 for key in scores if not has_ans[key])
+    best, best_thresh = current, 0.0
+    for key in sorted((key for key in na_probs if key in scores), key=na_probs.__getitem__):
+        if has_ans[key]:
+            current += scores[key]
+        elif predictions[key]:
+            current += -1
+        if current > best:
+            best, best_thresh = current, na_probs[key]
+    return 100.0 * best / total, best_thresh
+
+
+def _best_scores_v2(predicted: list[str], truths: Sequence[list[str]]) -> tuple[float, float]:
+    """Return the best EM and the best v2.0 F1 of tokenized answers (truths never empty).
+
+    v2.0's F1: when either side has no token, 1.0 if both have none, else 0.0.
+    """
+    exact = overlap = 0.0
+    for expected in truths:
+        if predicted == expected:
+            return 1.0, 1.0
+        if predicted and expected:
+            value = _tokens_f1(predicted, expected)
+            if value > overlap:
+                overlap = value
+    return exact, overlap
+
+
+def no_answer_classification(
+    dataset: Mapping[str, Sequence[str]],
+    predictions: Mapping[str, str],
+    norm: Normalization = SQUAD_EN,
+) -> dict:
+    """Return how well predictions tell answerable from unanswerable questions (FQuAD 2.0).
+
+    The positive class is "unanswerable": a question is unanswerable when none of its gold
+    answers has a token once normalized (an empty list included), a prediction says "no
+    answer" when it has no token (""), exactly the cases v2.0's EM scores as "no answer".
+    Returns "precision", "recall" and "f1" in percent (None where 0/0: no predicted, no gold
+    or no positive at all), the four counts, and "missing", the questions without a
+    prediction, which are left out of the counts. F1 is 2·TP / (2·TP + FP + FN), equal to
+    2PR / (P + R) and 0 (not None) when there are positives but none found.
+    """
+    true_positives = false_positives = false_negatives = true_negatives = missing = 0
+    for question_id, truths in dataset.items():
+        prediction = predictions.get(question_id)
+        if prediction is None:
+            missing += 1
+            continue
+        unanswerable = not any(norm.tokens(truth) for truth in truths)
+        says_no_answer = not norm.tokens(prediction)
+        if unanswerable and says_no_answer:
+            true_positives += 1
+        elif says_no_answer:
+            false_positives += 1
+        elif unanswerable:
+            false_negatives += 1
+        else:
+            true_negatives += 1
+    predicted = true_positives + false_positives
+    actual = true_positives + false_negatives
+    both = 2 * true_positives + false_positives + false_negatives
+    return {
+        "precision": 100.0 * true_positives / predicted if predicted else None,
+        "recall": 100.0 * true_positives / actual if actual else None,
+        "f1": 100.0 * 2 * true_positives / both if both else None,
+        "true_positives": true_positives,
+        "false_positives": false_positives,
+        "false_negatives": false_negatives,
+        "true_negatives": true_negatives,
+        "missing": missing,
+    }

@@ -302,3 +302,105 @@ def test_a_french_dataset_scored_both_ways():
     en = assert_same_scores(data, predictions)
     assert en["exact_match"] == 0.0
     assert en["f1"] == pytest.approx(200 / 9, rel=1e-12, abs=0)
+
+
+# SQuAD v2.0: score_v2 (squad-en) equals the official v2.0 algorithm, every key, to the last bit
+
+from evaluation import official_squad_v20 as official_v2  # noqa: E402
+from evaluation.metrics import score_v2  # noqa: E402
+
+NO_ANSWERS = ["", " ", "the", "A.", "?"]  # empty, or nothing once normalized
+probabilities = st.one_of(
+    st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0, 0, 1]),  # ties, and JSON's ints
+    st.floats(0.0, 1.0),
+)
+
+
+@st.composite
+def squad_v2_cases(draw):
+    """A SQuAD v2.0 "data" list (0–3 answers a question), every question predicted, and
+    maybe na_probs (every question, perhaps one outside the dataset) and a threshold."""
+    sizes = draw(st.lists(st.lists(st.integers(1, 3), max_size=4), min_size=1, max_size=3))
+    if not any(sizes):
+        sizes[0].append(1)
+    data, predictions, number = [], {}, 0
+    for article, paragraphs in enumerate(sizes):
+        qas = []
+        for question_count in paragraphs:
+            for _ in range(question_count):
+                number += 1
+                question_id = f"q{number}"
+                truths = draw(st.lists(texts, max_size=3))  # [] = unanswerable
+                qas.append({"id": question_id, "answers": [{"text": t} for t in truths]})
+                choices = [*truths, draw(st.sampled_from(NO_ANSWERS)), draw(texts)]
+                predictions[question_id] = draw(st.sampled_from(choices))
+        data.append({"title": f"article {article}", "paragraphs": [{"qas": qas}]})
+    na_probs = None
+    if draw(st.booleans()):
+        na_probs = {question_id: draw(probabilities) for question_id in predictions}
+        na_probs.update(draw(st.dictionaries(st.just("not-in-dataset"), probabilities)))
+        keys = draw(st.permutations(list(na_probs)))  # the file's order decides ties
+        na_probs = {key: na_probs[key] for key in keys}
+    thresh = draw(st.one_of(st.just(1.0), probabilities, st.just(-0.5)))
+    return data, predictions, na_probs, thresh
+
+
+def official_v2_evaluate(data, predictions, na_probs, thresh) -> dict:
+    with contextlib.redirect_stdout(io.StringIO()):
+        return official_v2.evaluate(data, predictions, na_probs, thresh)
+
+
+@settings(max_examples=500)
+@given(squad_v2_cases())
+def test_score_v2_equals_the_official_v2_evaluate(case):
+    data, predictions, na_probs, thresh = case
+    expected = official_v2_evaluate(data, predictions, na_probs, thresh)
+    ours = score_v2(truths_of(data), predictions, na_probs, SQUAD_EN, thresh)
+    assert ours.pop("missing") == 0
+    assert list(ours) == list(expected)  # the same keys, in the official order
+    for key, value in expected.items():
+        assert ours[key] == value, key  # == on floats: to the last bit
+
+
+@settings(max_examples=300)
+@given(texts, st.lists(texts, max_size=3), texts)
+def test_v2_per_question_scores_equal_compute_exact_and_compute_f1(prediction, truths, other):
+    # one question through the whole algorithm: its EM and F1 (0 or 100 × the official max)
+    data = [{"paragraphs": [{"qas": [{"id": "q", "answers": [{"text": t} for t in truths]}]}]}]
+    gold = [t for t in truths if official_v2.normalize_answer(t)] or [""]
+    ours = score_v2({"q": truths}, {"q": prediction})
+    assert ours["exact"] == 100.0 * max(official_v2.compute_exact(a, prediction) for a in gold)
+    assert ours["f1"] == 100.0 * max(official_v2.compute_f1(a, prediction) for a in gold)
+    assert ours == {**official_v2_evaluate(data, {"q": prediction}, None, 1.0), "missing": 0}
+
+
+def test_the_v2_transcription_on_the_documented_behaviour(capsys):
+    # compute_f1: an empty side → int(both empty); both "the" → 1 (v1.1's f1_score gave 0)
+    assert official_v2.compute_f1("the", "a") == 1
+    assert official_v2.compute_f1("", "cat") == 0
+    # a missing prediction is reported and left out of the total (3 scored: 2 right)
+    data = [{"paragraphs": [{"qas": [{"id": i, "answers": []} for i in "abcd"]}]}]
+    with pytest.raises(KeyError):  # then the NoAns group fails on the missing id
+        official_v2.evaluate(data, {"a": "", "b": "", "c": "x"})
+    assert capsys.readouterr().out == "Missing prediction for d\n"
+
+
+def test_a_piaf_based_v2_dataset_equals_the_official_v2_evaluate():
+    # PIAF with every 4th question made unanswerable; predictions perturbed, every 3rd ""
+    data = piaf_data()
+    na_probs, predictions, index = {}, {}, 0
+    for article in data:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]["text"]
+                if index % 4 == 0:
+                    qa["answers"] = []
+                prediction = perturb(index, answer, paragraph["context"])
+                predictions[qa["id"]] = "" if prediction is None or index % 3 == 0 else prediction
+                na_probs[qa["id"]] = (index * 7919 % 1000) / 1000
+                index += 1
+    expected = official_v2_evaluate(data, predictions, na_probs, 0.9)
+    ours = score_v2(truths_of(data), predictions, na_probs, SQUAD_EN, 0.9)
+    assert ours.pop("missing") == 0
+    assert ours == expected
+    assert (ours["total"], ours["NoAns_total"]) == (3835, 959)  # ceil(3835 / 4)
