@@ -10,6 +10,7 @@ Pure Python (plus numpy for the n-best search): no torch and no Django, so the p
 the GPU benchmark can both use it.
 """
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from importlib import metadata
@@ -174,9 +175,10 @@ def prepare_eval_features(
     """
     encoding = _encode_windows(tokenizer, examples, max_length, stride)
     features = _model_inputs(encoding, tokenizer)
-    example_ids, offset_mapping = [], []
+    example_ids, offset_mapping, cls_indices = [], [], []
     for index, sample in enumerate(encoding["overflow_to_sample_mapping"]):
         example_ids.append(examples[sample]["id"])
+        cls_indices.append(_cls_index(encoding["input_ids"][index], tokenizer))
         sequence_ids = encoding.sequence_ids(index)
         offset_mapping.append(
             [
@@ -186,6 +188,7 @@ def prepare_eval_features(
         )
     features["example_id"] = example_ids
     features["offset_mapping"] = offset_mapping
+    features["cls_index"] = cls_indices
     return features
 
 
@@ -230,21 +233,49 @@ def postprocess_predictions(
     ``start_logits[i]`` and ``end_logits[i]`` score the tokens of feature ``i``; rows may be
     longer than the feature (padding). An example with no valid span gets "".
     """
+    scored = postprocess_with_null(
+        examples, features, start_logits, end_logits, n_best, max_answer_tokens
+    )
+    return {example_id: text for example_id, (text, _diff) in scored.items()}
+
+
+def postprocess_with_null(
+    examples: Sequence[Mapping],
+    features: Features,
+    start_logits: Sequence[Sequence[float]],
+    end_logits: Sequence[Sequence[float]],
+    n_best: int = 20,
+    max_answer_tokens: int = 30,
+) -> dict[str, tuple[str, float]]:
+    """Return {example id: (best span's text, null score minus the best span's score)}.
+
+    The SQuAD 2.0 recipes' null answer: a window's null score is its start and end logits at
+    the CLS token (``features["cls_index"]``, 0 where absent), and an example's is the lowest
+    over its windows (the window most sure that it holds the answer); the best span is the
+    best over all windows. The difference is the no-answer score that a threshold tuned on dev
+    turns into "" (`evaluation.baselines.no_answer`). An example with no valid span gets ""
+    and an infinite difference.
+    """
     windows = defaultdict(list)
     for index, example_id in enumerate(features["example_id"]):
         windows[example_id].append(index)
+    cls_indices = features.get("cls_index") or [0] * len(features["example_id"])
     predictions = {}
     for example in examples:
-        best = None
+        best, null = None, math.inf
         for index in windows[example["id"]]:
+            starts = np.asarray(start_logits[index], dtype=np.float32)
+            ends = np.asarray(end_logits[index], dtype=np.float32)
+            cls = cls_indices[index]
+            null = min(null, float(starts[cls] + ends[cls]))
             candidate = _best_span(
-                np.asarray(start_logits[index], dtype=np.float32),
-                np.asarray(end_logits[index], dtype=np.float32),
-                features["offset_mapping"][index],
-                n_best,
-                max_answer_tokens,
+                starts, ends, features["offset_mapping"][index], n_best, max_answer_tokens
             )
             if candidate is not None and (best is None or candidate[0] > best[0]):
                 best = candidate
-        predictions[example["id"]] = "" if best is None else example["context"][best[1] : best[2]]
+        if best is None:
+            predictions[example["id"]] = ("", math.inf)
+        else:
+            text = example["context"][best[1] : best[2]]
+            predictions[example["id"]] = (text, null - best[0])
     return predictions

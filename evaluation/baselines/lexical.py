@@ -185,13 +185,25 @@ def _nearest_matches(weights: list[float]) -> tuple[list[int | None], list[int |
 
 def predict_passage(passage: Passage, question: str) -> str:
     """Return the best candidate of an analysed passage for the question ("" if none)."""
+    return predict_passage_scored(passage, question)[0]
+
+
+def predict_passage_scored(passage: Passage, question: str) -> tuple[str, float]:
+    """Return the best candidate of an analysed passage and its window score ("", 0.0 if none).
+
+    The score (the best window's weight of question words around the span, outside it) is
+    what a SQuAD v2.0 run compares with its no-answer threshold: a span whose surroundings
+    hold few of the question's words is more likely not the answer.
+    """
     scorer = _Scorer(passage, question)
     best, best_key = None, None
     for candidate in passage.candidates:
         key = scorer.key(candidate)
         if key is not None and (best_key is None or key > best_key):
             best, best_key = candidate, key  # strictly better only: the earlier span wins ties
-    return passage.text(best) if best is not None else ""
+    if best is None:
+        return "", 0.0
+    return passage.text(best), best_key[0]
 
 
 def predict(context: str, question: str, *, max_tokens: int = MAX_TOKENS) -> str:
@@ -211,10 +223,18 @@ def predict_all(
     A context is analysed once for the run of consecutive examples that share it, as the
     SQuAD, HF and MRQA exports order them.
     """
-    predictions: dict[str, str] = {}
+    scored = predict_all_scored(examples, max_tokens=max_tokens)
+    return {qid: text for qid, (text, _score) in scored.items()}
+
+
+def predict_all_scored(
+    examples: Iterable[Mapping[str, str]], *, max_tokens: int = MAX_TOKENS
+) -> dict[str, tuple[str, float]]:
+    """Return {id: (predicted answer, window score)} for HF-style examples (see predict_all)."""
+    predictions: dict[str, tuple[str, float]] = {}
     passage: Passage | None = None
     for example in examples:
         if passage is None or passage.context != example["context"]:
             passage = Passage(example["context"], max_tokens)
-        predictions[example["id"]] = predict_passage(passage, example["question"])
+        predictions[example["id"]] = predict_passage_scored(passage, example["question"])
     return predictions

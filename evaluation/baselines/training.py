@@ -20,7 +20,7 @@ from transformers import get_linear_schedule_with_warmup
 
 from .features import (
     Features,
-    postprocess_predictions,
+    postprocess_with_null,
     prepare_eval_features,
     prepare_train_features,
 )
@@ -286,11 +286,23 @@ def predict(
     model, tokenizer, examples: Sequence[Mapping], config: TrainConfig | None = None
 ) -> dict[str, str]:
     """Return {example id: predicted answer text} for ``examples`` ("" when no span fits)."""
+    scored = predict_with_null(model, tokenizer, examples, config)
+    return {example_id: text for example_id, (text, _diff) in scored.items()}
+
+
+def predict_with_null(
+    model, tokenizer, examples: Sequence[Mapping], config: TrainConfig | None = None
+) -> dict[str, tuple[str, float]]:
+    """Return {example id: (best span, null score minus its score)} for ``examples``.
+
+    The second value is the SQuAD 2.0 no-answer score (``features.postprocess_with_null``):
+    above the threshold learnt on dev, the answer is "".
+    """
     config = config or TrainConfig()
     device = config.resolve_device()
     configure_backends(device, config.tf32)
     features = prepare_eval_features(tokenizer, examples, config.max_length, config.stride)
     starts, ends = _logits(model, features, config, device, _pad_id(tokenizer))
-    return postprocess_predictions(
+    return postprocess_with_null(
         examples, features, starts, ends, config.n_best, config.max_answer_tokens
     )
