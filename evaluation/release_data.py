@@ -23,11 +23,21 @@ def _file(release: Release, name: str):
 
 
 def release_examples(release: Release, split: str) -> list[dict]:
-    """Return the split's examples, HF style: id, title, context, question, answers."""
+    """Return the split's examples, HF style: id, title, context, question, answers.
+
+    In a SQuAD v2.0 release, an unanswerable question's `answers.text` is [] and every
+    example has `is_impossible` (from the file's flag where it has one, else from the empty
+    answer list; held-back test answers leave it to the caller, who reads the gold file).
+    """
+    v2 = release.squad_version == "2.0"
     hf = _file(release, f"hf-{split}.jsonl")
     if hf is not None:
         with release_file_open(hf) as handle:
-            return [json.loads(line) for line in handle]
+            examples = [json.loads(line) for line in handle]
+        if v2:
+            for example in examples:
+                example.setdefault("is_impossible", not example["answers"]["text"])
+        return examples
     squad = _file(release, f"squad-{split}.json")
     if squad is None:
         raise ServiceError(
@@ -39,7 +49,7 @@ def release_examples(release: Release, split: str) -> list[dict]:
             status=409,
         )
     with release_file_open(squad) as handle:
-        return [
+        examples = [
             {
                 "id": q.id,
                 "title": article.title,
@@ -50,10 +60,12 @@ def release_examples(release: Release, split: str) -> list[dict]:
                     "answer_start": [a.answer_start for a in q.answers],
                 },
             }
+            | ({"is_impossible": bool(getattr(q, "is_impossible", not q.answers))} if v2 else {})
             for article in read_squad(handle)
             for paragraph in article.paragraphs
             for q in paragraph.questions
         ]
+    return examples
 
 
 def question_types(ids) -> dict[str, str]:

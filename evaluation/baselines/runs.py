@@ -5,6 +5,13 @@ MRQA predict-server protocol, queue default), `finetune` and `evaluate` (a trans
 trained on the release's train split then evaluated, or evaluated as it is; queue gpu, needs
 the `gpu` extra). Every kind ends the same way: predictions per split, EM and F1 with the
 release's normalization, and the same figures per question type and per answer type.
+
+A SQuAD v2.0 release (`release.squad_version == "2.0"`) holds unanswerable questions (gold
+answers `[]`): runs are scored the official v2.0 way (`HasAns_*`, `NoAns_*` beside overall) with
+the classification figures of "no answer" (FQuAD 2.0's F1 on telling answerable from
+unanswerable). The lexical and transformers baselines give each question a span and a
+no-answer score, and answer "" above a threshold learnt on dev (`baselines.no_answer`), used
+as it is on test; a model served over HTTP says "no answer" itself with an empty string.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,10 +33,11 @@ from core.i18n import Text
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_run
 from evaluation.answer_types import answer_types
-from evaluation.baselines.lexical import predict_all
+from evaluation.baselines.lexical import predict_all, predict_all_scored
 from evaluation.baselines.mrqa_client import predict_over_http
+from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.leaderboard import release_split_normalization
-from evaluation.metrics import score
+from evaluation.metrics import no_answer_classification, score, score_v2
 from evaluation.models import BaselineRun
 from evaluation.release_data import question_types, release_examples
 from evaluation.scoring import score_by
@@ -149,6 +158,11 @@ def _predict_lexical(run, split, examples, report):
     return predict_all(examples)
 
 
+def _predict_lexical_scored(run, split, examples, report):
+    """Return {id: (span, no-answer score)}: the lower the window score, the likelier none."""
+    return {qid: (text, -score) for qid, (text, score) in predict_all_scored(examples).items()}
+
+
 def _mrqa_contexts(examples) -> list[dict]:
     """Return the examples as MRQA context records (spaCy tokens), as the protocol sends them."""
     by_context: dict[str, list] = {}
@@ -190,6 +204,54 @@ def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
     return metrics, breakdown
 
 
+def _answer_type_ids(examples) -> dict[str, str]:
+    firsts = [
+        (e["context"], e["answers"]["answer_start"][0], e["answers"]["text"][0])
+        for e in examples
+        if e["answers"]["text"]
+    ]
+    ids = [e["id"] for e in examples if e["answers"]["text"]]
+    return dict(zip(ids, [str(t.value) for t in answer_types(firsts)], strict=True))
+
+
+def _score_v2_by(gold, predicted, norm, category) -> dict[str, dict]:
+    """Return the v2.0 scores per category, in the v1.1 breakdown's keys (and its share)."""
+    groups: dict[str, dict] = {}
+    for qid, answers in gold.items():
+        groups.setdefault(category.get(qid, "other"), {})[qid] = answers
+    rows = {}
+    for name, subset in sorted(groups.items()):
+        figures = score_v2(subset, {k: v for k, v in predicted.items() if k in subset}, norm=norm)
+        rows[name] = {
+            "exact_match": figures["exact"],
+            "f1": figures["f1"],
+            "total": figures["total"],
+            "share": 100.0 * len(subset) / len(gold),
+        }
+    return rows
+
+
+def _score_v2(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
+    """Score a v2.0 split: the official keys, the v1.1 ones the pages read, no-answer F1."""
+    predicted = {k: v for k, v in predictions.items() if k in gold}
+    figures = score_v2(gold, predicted, norm=norm)
+    metrics = {
+        "exact_match": figures["exact"],
+        "f1": figures["f1"],
+        "total": len(gold),
+        "missing": sum(qid not in predicted for qid in gold),
+        **figures,
+        "no_answer": no_answer_classification(gold, predicted, norm=norm),
+    }
+    answerable = {qid: answers for qid, answers in gold.items() if answers}
+    atypes = _answer_type_ids(examples)
+    breakdown = {
+        "question_type": _score_v2_by(gold, predicted, norm, question_types(gold)),
+        "answer_type": _score_v2_by(answerable, predicted, norm, atypes) if answerable else {},
+    }
+    return metrics, breakdown
+
+
 def _gold_examples(run, split) -> list[dict]:
     """Return the split's examples with the gold answers (test answers may be held back)."""
     examples = release_examples(run.release, split)
@@ -204,6 +266,8 @@ def _gold_examples(run, split) -> list[dict]:
             "text": [t for t, s in zip(texts, starts, strict=True) if s >= 0],
             "answer_start": [s for s in starts if s >= 0],
         }
+        if "is_impossible" in e:
+            e["is_impossible"] = not texts
     return examples
 
 
@@ -225,7 +289,10 @@ def _transformers_model(run, report):
     # Weights are read from safetensors only: a pickled checkpoint could run code when loaded.
     model = AutoModelForQuestionAnswering.from_pretrained(run.model, use_safetensors=True)
     if run.kind == BaselineRun.Kind.FINETUNE:
-        train_examples = [e for e in release_examples(run.release, "train") if e["answers"]["text"]]
+        train_examples = release_examples(run.release, "train")
+        if run.release.squad_version != "2.0":
+            train_examples = [e for e in train_examples if e["answers"]["text"]]
+        # v2.0: an unanswerable question's windows all point at CLS, the null answer.
 
         def progress(step):
             message = (
@@ -264,11 +331,52 @@ def _device_name() -> str:
     return "cpu"
 
 
+class _Threshold:
+    """The no-answer threshold of a v2.0 run: learnt on dev's predictions, used on test."""
+
+    def __init__(self) -> None:
+        self.value: float | None = math.inf  # before dev: every span is kept
+        self.learnt = False
+
+    def learn(self, run, gold, scored, norm) -> None:
+        answers = {qid: text for qid, (text, _na) in scored.items()}
+        na_scores = {qid: na for qid, (_text, na) in scored.items()}
+        self.value, best = best_threshold(gold, answers, na_scores, norm)
+        self.learnt = True
+        shown = "none (abstain on every question)" if self.value is None else f"{self.value:.6g}"
+        _append_log(run, f"dev: no-answer threshold {shown}, dev F1 {best:.2f} with it")
+
+    def apply(self, scored) -> dict[str, str]:
+        answers = {qid: text for qid, (text, _na) in scored.items()}
+        na_scores = {qid: na for qid, (_text, na) in scored.items()}
+        return apply_threshold(answers, na_scores, self.value)
+
+    def figures(self) -> dict:
+        if not self.learnt:
+            return {"no_answer_threshold": None, "no_answer_threshold_from": None}
+        return {"no_answer_threshold": self.value, "no_answer_threshold_from": "dev"}
+
+
+def _v2_log(split: str, figures: dict) -> str:
+    def shown(value) -> str:
+        return "—" if value is None else f"{value:.2f}"
+
+    return (
+        f"{split}: EM {figures['exact_match']:.2f}, F1 {figures['f1']:.2f}; "
+        f"answerable {figures.get('HasAns_total', 0)}: EM {shown(figures.get('HasAns_exact'))}, "
+        f"F1 {shown(figures.get('HasAns_f1'))}; unanswerable {figures.get('NoAns_total', 0)}: "
+        f"EM {shown(figures.get('NoAns_exact'))}; "
+        f"no-answer F1 {shown(figures['no_answer']['f1'])}"
+    )
+
+
 def _work(run: BaselineRun, report) -> str:
     splits = _scored_splits(run.release)
     if not splits:
         raise RuntimeError("the release has neither a dev nor a test split to score")
-    predict_split, device = _predictor(run, report)
+    v2 = run.release.squad_version == "2.0"
+    predict_split, device = _predictor(run, report, v2=v2)
+    threshold = _Threshold()
     metrics, breakdown, norm = {}, {}, None
     for i, split in enumerate(splits):
         report(
@@ -283,10 +391,24 @@ def _work(run: BaselineRun, report) -> str:
         # The language of the split's questions decides, as for leaderboard submissions.
         norm = release_split_normalization(question_ids=gold)
         predictions = predict_split(run, split, examples, report)
-        metrics[split], breakdown[split] = _score(run, split, examples, predictions, gold, norm)
-        _append_log(
-            run, f"{split}: EM {metrics[split]['exact_match']:.2f}, F1 {metrics[split]['f1']:.2f}"
-        )
+        if not v2:
+            metrics[split], breakdown[split] = _score(run, split, examples, predictions, gold, norm)
+            _append_log(
+                run,
+                f"{split}: EM {metrics[split]['exact_match']:.2f}, F1 {metrics[split]['f1']:.2f}",
+            )
+            continue
+        extra = {}
+        if run.kind != BaselineRun.Kind.HTTP:  # {id: (span, no-answer score)}
+            if split == "dev":
+                threshold.learn(run, gold, predictions, norm)
+            elif not threshold.learnt:
+                _append_log(run, f"{split}: no dev split to learn a threshold on: every span kept")
+            predictions = threshold.apply(predictions)
+            extra = threshold.figures()
+        metrics[split], breakdown[split] = _score_v2(run, split, examples, predictions, gold, norm)
+        metrics[split] |= extra
+        _append_log(run, _v2_log(split, metrics[split]))
     BaselineRun.objects.filter(pk=run.pk).update(
         metrics=metrics,
         breakdown=breakdown,
@@ -302,17 +424,23 @@ def _work(run: BaselineRun, report) -> str:
     )
 
 
-def _predictor(run: BaselineRun, report):
-    """Return (predict(run, split, examples, report) -> {id: answer}, device name)."""
+def _predictor(run: BaselineRun, report, *, v2: bool = False):
+    """Return (predict(run, split, examples, report), device name).
+
+    predict returns {id: answer}; for a v2.0 release, the lexical and transformers kinds
+    return {id: (best span, no-answer score)} instead, for the threshold learnt on dev.
+    """
     if run.kind in GPU_KINDS:
         model, tokenizer, config, qa = _transformers_model(run, report)
 
         def transformers_predict(run, split, examples, report):
+            if v2:
+                return qa.predict_with_null(model, tokenizer, examples, config)
             return qa.predict(model, tokenizer, examples, config)
 
         return transformers_predict, _device_name()
     if run.kind == BaselineRun.Kind.LEXICAL:
-        return _predict_lexical, "cpu"
+        return (_predict_lexical_scored if v2 else _predict_lexical), "cpu"
     return _predict_http, "remote"
 
 
