@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotation.models import Campaign, Lease
 from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
 from annotation.selectors.quality import feedback_for
+from annotation.selectors.questions import paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.work import lease_claim_next, lease_get, lease_release
@@ -108,6 +109,18 @@ def _page_messages() -> dict:
             "Finish the question you are writing (it needs its answer) or clear it, then send."
         ),
         "tooMany": _("You have reached the maximum of %(max)s questions."),
+        "tooManyUnanswerable": _("You have written the %(max)s unanswerable questions asked."),
+        "plausible": _("Plausible answer"),
+        "plausibleLabel": _("Plausible answer:"),
+        "needPlausible": _("Select the plausible answer in the paragraph."),
+        "unanswerableBadge": _("unanswerable"),
+        "offTopic": _(
+            "Few of its words are in the paragraph: an off-topic question is too easy to "
+            "tell unanswerable. Ask about the paragraph's people, places or dates."
+        ),
+        "existingDuplicate": _("This question is already asked on this paragraph."),
+        "counterAnswerable": _("answerable"),
+        "counterUnanswerable": _("unanswerable"),
         **span_messages(),
     }
 
@@ -121,6 +134,14 @@ def span_messages() -> dict:
     }
 
 
+def writing_mode(campaign: Campaign) -> str:
+    """What the annotation page asks for: "answerable" questions, "unanswerable" ones, or
+    "mixed" (answerable ones and the campaign's number of unanswerable ones)."""
+    if campaign.kind == Campaign.Kind.UNANSWERABLE:
+        return "unanswerable"
+    return "mixed" if campaign.unanswerable_per_paragraph else "answerable"
+
+
 @annotator_only
 @require_http_methods(["GET"])
 def lease_page(request, pk: int):
@@ -132,9 +153,15 @@ def lease_page(request, pk: int):
         return _answer_page(request, lease)
     if lease.kind != Lease.Kind.WRITE:
         raise Http404
+    campaign = lease.campaign
+    mode = writing_mode(campaign)
+    existing = [] if mode == "answerable" else paragraph_existing_questions(lease.paragraph_id)
     context = {
         "lease": lease,
-        "campaign": lease.campaign,
+        "campaign": campaign,
+        "mode": mode,
+        "existing_questions": existing,
+        "existing_texts": [question.text for question in existing],
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
         "page_messages": _page_messages(),

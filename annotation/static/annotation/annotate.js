@@ -1,5 +1,12 @@
 /* The annotation page: write 3–5 questions on a paragraph, each with its answer span.
  *
+ * Unanswerable questions (FQuAD 2.0): in a campaign of that kind (mode "unanswerable") every
+ * question is one, and its span is the plausible answer a hasty reader would give; in a mixed
+ * campaign (mode "mixed") a box marks the question being written as unanswerable, and the page
+ * asks for the campaign's number of them beside the answerable ones. The paragraph's existing
+ * questions are listed: a new one may not repeat them, and an unanswerable one that shares few
+ * words with the paragraph gets a hint (an off-topic question is trivially unanswerable).
+ *
  * Offsets are code points (window.SpanSelect). Work in progress is saved to the server as a
  * draft (debounced) so a closed tab, a crash or an expired lease loses nothing; the server
  * validates everything again on submit, and a refusal keeps the text on screen.
@@ -24,6 +31,10 @@
   if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;  // e.g. a CR
   const min = Number(root.dataset.min);
   const max = Number(root.dataset.max);
+  const mode = root.dataset.mode || "answerable";
+  const unanswerableWanted = mode === "mixed" ? Number(root.dataset.unanswerable) || 0 : 0;
+  const impossibleBox = $("question-impossible");  // mixed campaigns only
+  const existing = JSON.parse(($("existing-questions-source") || {}).textContent || "[]");
   const pace = Number(root.dataset.paceSeconds) || 0;
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   const textInput = $("question-text");
@@ -33,17 +44,20 @@
   const length = S.codePointLength(paragraph);
   const isSpan = (q) => q && Number.isInteger(q.start) && Number.isInteger(q.end) &&
     q.start >= 0 && q.start < q.end && q.end <= length;
-  const blank = () => ({ text: "", start: null, end: null, seconds: 0 });
+  const blank = () => ({ text: "", start: null, end: null, seconds: 0, impossible: mode === "unanswerable" });
+  // Whether a question is unanswerable: always in an unanswerable campaign, never in a plain one.
+  const impossibleFlag = (q) => mode === "unanswerable" || (mode === "mixed" && q.impossible === true);
   // A draft is whatever an earlier page saved: keep what is well formed, drop the rest.
   function restore(saved) {
     const questions = (Array.isArray(saved.questions) ? saved.questions : [])
       .filter((q) => isSpan(q) && typeof q.text === "string")
       .map((q) => ({ text: q.text, start: q.start, end: q.end,
-                     seconds: Number.isInteger(q.seconds) ? q.seconds : 0 }));
+                     seconds: Number.isInteger(q.seconds) ? q.seconds : 0, impossible: impossibleFlag(q) }));
     const fix = (c) => ({
       text: c && typeof c.text === "string" ? c.text : "",
       start: isSpan(c) ? c.start : null, end: isSpan(c) ? c.end : null,
       seconds: c && Number.isInteger(c.seconds) ? c.seconds : 0,
+      impossible: impossibleFlag(c || {}),
     });
     const editing = Number.isInteger(saved.editing) && saved.editing < questions.length
       ? saved.editing : null;
@@ -61,6 +75,16 @@
   const norm = (text) => text.trim().split(/\s+/).join(" ").toLocaleLowerCase("fr");
   const tokens = (text) => text.toLocaleLowerCase("fr").match(/[\p{L}\p{N}]+/gu) || [];
   const paragraphTokens = tokens(paragraph);
+  const paragraphWords = new Set(paragraphTokens);
+  const existingNorms = new Set(existing.map(norm));
+  /** Whether a question shares too few of its words (4 letters or more) with the paragraph. */
+  function offTopic(words) {
+    const content = words.filter((w) => w.length >= 4);
+    if (content.length < 2) return false;
+    const shared = content.filter((w) => paragraphWords.has(w)).length;
+    return shared / content.length < 0.25;
+  }
+  const countOf = (flag) => state.questions.filter((q) => Boolean(q.impossible) === flag).length;
   const complete = (c) => Boolean(c.text.trim()) && c.start !== null && c.start < c.end;
 
   function longestSharedRun(words) {
@@ -92,6 +116,8 @@
     if (text && state.questions.some((q, i) => i !== skipIndex && norm(q.text) === norm(text))) {
       hints.push(T.duplicate);
     }
+    if (text && existingNorms.has(norm(text))) hints.push(T.existingDuplicate);
+    if (current.impossible && offTopic(words)) hints.push(T.offTopic);
     if (current.start !== null) {
       const answer = S.slice(paragraph, current.start, current.end);
       if (answer.split(/\s+/).filter(Boolean).length > 20) hints.push(T.longAnswer);
@@ -109,7 +135,8 @@
 
   function renderHighlights() {
     const spans = state.questions.map((q, i) => ({
-      start: q.start, end: q.end, className: "answer-mark", label: `${T.answer} ${i + 1}`,
+      start: q.start, end: q.end, className: q.impossible ? "plausible-mark" : "answer-mark",
+      label: `${q.impossible ? T.plausible : T.answer} ${i + 1}`,
     }));
     if (!sent && state.current.start !== null) {
       spans.push({ start: state.current.start, end: state.current.end,
@@ -122,10 +149,13 @@
     const list = $("question-list");
     list.replaceChildren();
     state.questions.forEach((q, i) => {
-      const item = element("li", undefined, "question-item");
-      item.append(element("p", q.text, "question-text"));
+      const item = element("li", undefined, q.impossible ? "question-item is-impossible" : "question-item");
+      const title = element("p", q.text, "question-text");
+      if (q.impossible && mode === "mixed") title.prepend(element("span", T.unanswerableBadge, "badge"), " ");
+      item.append(title);
       const answer = element("p", undefined, "question-answer");
-      answer.append(element("span", T.answerLabel), " ", element("q", S.slice(paragraph, q.start, q.end)));
+      answer.append(element("span", q.impossible ? T.plausibleLabel : T.answerLabel), " ",
+                    element("q", S.slice(paragraph, q.start, q.end)));
       item.append(answer);
       for (const hint of cutHints(q.start, q.end)) item.append(element("p", hint, "hint"));
       for (const message of (errors && errors[i]) || []) {
@@ -145,16 +175,28 @@
       list.append(item);
     });
     const count = state.questions.length;
-    const sending = count + (state.editing === null && complete(state.current) ? 1 : 0);
-    $("question-counter").textContent = `${count} / ${min}–${max}`;
-    sendButton.disabled = sent || sending < min || sending > max || state.editing !== null;
-    $("add-question").disabled = state.editing === null && count >= max;
+    const taking = state.editing === null && complete(state.current);  // goes along with Send
+    const impossible = countOf(true) + (taking && state.current.impossible && mode === "mixed" ? 1 : 0);
+    const answerable = mode === "mixed" ? count - countOf(true) + (taking && !state.current.impossible ? 1 : 0)
+      : count + (taking ? 1 : 0);
+    const full = mode === "mixed" ? (state.current.impossible ? countOf(true) >= unanswerableWanted : count - countOf(true) >= max)
+      : count >= max;
+    $("question-counter").textContent = mode === "mixed"
+      ? `${count - countOf(true)} / ${min}–${max} ${T.counterAnswerable} · ${countOf(true)} / ${unanswerableWanted} ${T.counterUnanswerable}`
+      : `${count} / ${min}–${max}`;
+    sendButton.disabled = sent || answerable < min || answerable > max || state.editing !== null ||
+      (mode === "mixed" && impossible !== unanswerableWanted);
+    $("add-question").disabled = state.editing === null && full;
     $("cancel-edit").hidden = state.editing === null;
   }
 
   function renderCurrent() {
     const c = state.current;
     $("answer-preview").textContent = c.start === null ? "" : S.slice(paragraph, c.start, c.end);
+    if (mode === "mixed") {
+      impossibleBox.checked = Boolean(c.impossible);
+      $("answer-preview-label").textContent = c.impossible ? T.plausibleLabel : T.answerLabel;
+    }
     const hints = $("question-hints");
     hints.replaceChildren(...hintsFor(c, state.editing).map((h) => element("li", h)));
   }
@@ -232,7 +274,8 @@
     stopClock();
     state.pending = { ...state.current };  // the unsent question waits
     state.editing = index;
-    state.current = { text: q.text, start: q.start, end: q.end, seconds: q.seconds || 0 };
+    state.current = { text: q.text, start: q.start, end: q.end, seconds: q.seconds || 0,
+                      impossible: Boolean(q.impossible) };
     textInput.value = q.text;
     textInput.focus();
     changed();
@@ -252,18 +295,26 @@
   }
 
   /** Add (or put back, when editing) the current question; return whether it was. */
+  const count = () => state.questions.length;
   function addQuestion() {
     const c = state.current;
     const problems = [];
     if (!c.text.trim()) problems.push(T.needText);
-    if (c.start === null || c.start === c.end) problems.push(T.needAnswer);
-    if (state.editing === null && state.questions.length >= max) problems.push(T.tooMany.replace("%(max)s", String(max)));
+    if (c.start === null || c.start === c.end) problems.push(c.impossible ? T.needPlausible : T.needAnswer);
+    if (state.editing === null) {
+      if (mode === "mixed" && c.impossible && countOf(true) >= unanswerableWanted) {
+        problems.push(T.tooManyUnanswerable.replace("%(max)s", String(unanswerableWanted)));
+      } else if (mode === "mixed" ? !c.impossible && count() - countOf(true) >= max : count() >= max) {
+        problems.push(T.tooMany.replace("%(max)s", String(max)));
+      }
+    }
     if (problems.length) {
       $("question-hints").replaceChildren(...problems.map((p) => element("li", p, "field-error")));
       if (!c.text.trim()) textInput.focus();
       return false;
     }
-    const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed() };
+    const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed(),
+                       impossible: Boolean(c.impossible) };
     if (state.editing === null) {
       state.questions.push(question);
       state.current = blank();
@@ -345,7 +396,10 @@
     if (sendButton.disabled) return;
     sendButton.disabled = true;
     const body = {
-      questions: state.questions.map((q) => ({
+      questions: state.questions.map((q) => (q.impossible ? {
+        text: q.text, is_impossible: true, plausible_answer_start: q.start,
+        plausible_answer_text: S.slice(paragraph, q.start, q.end), seconds_spent: q.seconds || 0,
+      } : {
         text: q.text, answer_start: q.start,
         answer_text: S.slice(paragraph, q.start, q.end), seconds_spent: q.seconds || 0,
       })),
@@ -377,6 +431,13 @@
   exactButton.addEventListener("click", () => {
     exactButton.setAttribute("aria-pressed", String(exactButton.getAttribute("aria-pressed") !== "true"));
   });
+  if (impossibleBox) {
+    impossibleBox.addEventListener("change", () => {
+      state.current.impossible = impossibleBox.checked;
+      changed();
+      textInput.focus({ preventScroll: true });
+    });
+  }
   textInput.addEventListener("input", () => {
     started();
     state.current.text = textInput.value;
