@@ -77,7 +77,7 @@ class CampaignViewSet(viewsets.ModelViewSet):
         Closed questions campaigns too: their sampled questions still wait for an audit.
         """
         campaign = object_by_id(
-            Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS),
+            Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS),
             pk,
             field="campaign",
             missing=_("No such questions campaign."),

@@ -84,16 +84,22 @@ class LeaseSerializer(serializers.ModelSerializer):
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_question(self, lease):
-        """The question to answer (never its answers) or to review (with its answer span)."""
+        """The question to answer (never its answers, nor whether it is unanswerable) or to
+        review (with its answer span; an unanswerable question's: `is_impossible`, no answer,
+        and its `plausible_answer`)."""
         question = lease.question
         if question is None:
             return None
         shown = {"id": str(question.uuid), "text": question.text}
         if lease.kind == Lease.Kind.REVIEW:
-            answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
+            kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
+            answer = question.answers.filter(kind=kind).order_by("pk").first()
+            span = answer and {"answer_start": answer.answer_start, "text": answer.text}
             shown |= {
                 "question_type": question.question_type,
-                "answer": {"answer_start": answer.answer_start, "text": answer.text},
+                "is_impossible": question.is_impossible,
+                "answer": None if question.is_impossible else span,
+                "plausible_answer": span if question.is_impossible else None,
             }
         return shown
 
@@ -157,9 +163,24 @@ class RevisionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = QuestionRevision
-        fields = ["number", "origin", "editor", "text", "answer_start", "answer_text", "created_at"]
-        # null when the question's answers are held back from the reader (a test question)
-        extra_kwargs = {"answer_start": {"allow_null": True}, "answer_text": {"allow_null": True}}
+        # `is_impossible`: an unanswerable version, whose span is the plausible answer
+        fields = [
+            "number",
+            "origin",
+            "editor",
+            "text",
+            "is_impossible",
+            "answer_start",
+            "answer_text",
+            "created_at",
+        ]
+        # null when the question's answers are held back from the reader (a test question): in
+        # a SQuAD 2.0 release, whether it is unanswerable is part of its answer
+        extra_kwargs = {
+            "is_impossible": {"allow_null": True},
+            "answer_start": {"allow_null": True},
+            "answer_text": {"allow_null": True},
+        }
 
 
 class ReviewSerializer(serializers.ModelSerializer):
@@ -275,6 +296,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             data["answers"] = []
             for version in data.get("revisions", []):
                 version["answer_start"] = version["answer_text"] = None
+                version["is_impossible"] = None
             for review in data.get("reviews", []):
                 review["comment"] = ""  # a comment often quotes the right answer
         return data

@@ -73,7 +73,9 @@ class LeaseViewSet(viewsets.GenericViewSet):
             "Write lease: `{questions: [...]}` → the stored questions. Answer lease: "
             "`{answer_start, answer_text, seconds_spent}` or `{no_answer: true}` → the answer. "
             "Review lease: `{verdict, reason?, comment?, question_text?, answer_start?, "
-            "answer_text?}` → the review."
+            "answer_text?}` → the review; on an unanswerable question, `{verdict: "
+            '"answerable", answer_start, answer_text, question_text?}` makes it answerable '
+            "with that answer."
         ),
     )
     @action(detail=True, methods=["post"])

@@ -20,12 +20,13 @@ IDLE_LIMIT = 100
 
 
 def review_queue(*, reviewer) -> list[dict]:
-    """Return, per questions campaign, how many sampled questions wait for this reviewer.
+    """Return, per questions campaign (of either writing kind), how many sampled questions
+    wait for this reviewer.
 
     Closed campaigns are listed while some of their sampled questions wait for an audit.
     Four queries, whatever the number of campaigns.
     """
-    campaigns = list(Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS))
+    campaigns = list(Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS))
     ids = [campaign.pk for campaign in campaigns]
     held = {
         lease.campaign_id: lease

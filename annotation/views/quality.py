@@ -47,7 +47,7 @@ def quality_page(request):
         "query": urlencode({"campaign": campaign.pk}) if campaign else "",
         "idle": idle[:IDLE_LIMIT],
         "idle_more": len(idle) > IDLE_LIMIT,
-        "campaigns": Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS),
+        "campaigns": Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS),
         "campaign": campaign,
         "can_pause": request.user.has_role(Role.ADMIN),
     }

@@ -2,7 +2,8 @@
 skip it.
 
 The verdict form posts here (it works without JavaScript for approve and reject; the span
-tool fills the corrected span's fields). The services are the API's.
+tool fills the corrected span's fields, and the answer's of an unanswerable question found
+answerable). The services are the API's.
 """
 
 from django.contrib import messages
@@ -11,9 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotation.models import Answer, Campaign, Lease, RejectReason, Review
+from annotation.models import Campaign, Lease, RejectReason, Review
 from annotation.selectors.quality import review_queue
-from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.reviews import review_claim_next, review_submit, reviewed_answer
 from annotation.services.work import lease_release
 from annotation.views.work import own_lease, span_messages
 from core.errors import ServiceError
@@ -26,7 +27,8 @@ reviewer_only = role_required(Role.REVIEWER)
 
 @reviewer_only
 def reviewer_home(request):
-    """Per questions campaign, how many sampled questions wait for this reviewer."""
+    """Per questions campaign (answerable or unanswerable questions), how many sampled
+    questions wait for this reviewer."""
     return render(
         request, "annotation/reviewer_home.html", {"queue": review_queue(reviewer=request.user)}
     )
@@ -48,7 +50,7 @@ def _claim_and_go(request, campaign: Campaign):
 @require_POST
 def next_review(request, campaign_pk: int):
     campaign = get_object_or_404(
-        Campaign.objects.filter(kind=Campaign.Kind.QUESTIONS), pk=campaign_pk
+        Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS), pk=campaign_pk
     )
     return _claim_and_go(request, campaign)
 
@@ -64,17 +66,25 @@ def verdict_data(post) -> dict:
     if verdict == Review.Verdict.REJECT:
         data["reason"] = post.get("reason", "")
     if verdict == Review.Verdict.CORRECT:
+        data["question_text"] = post.get("question_text", "")
+        # Both empty: no span shown (an unanswerable question imported without a plausible
+        # answer), so none is corrected.
+        if post.get("answer_start", "") != "" or post.get("answer_text", "") != "":
+            data |= {
+                "answer_start": form_int(post.get("answer_start", "")),
+                "answer_text": post.get("answer_text", ""),
+            }
+    if verdict == Review.Verdict.ANSWERABLE:  # its own fields: the correction's stay apart
         data |= {
-            "question_text": post.get("question_text", ""),
-            "answer_start": form_int(post.get("answer_start", "")),
-            "answer_text": post.get("answer_text", ""),
+            "answer_start": form_int(post.get("answerable_start", "")),
+            "answer_text": post.get("answerable_text", ""),
         }
     return data
 
 
 def _page(request, lease: Lease, errors=None, posted=None, status=200):
     question = lease.question
-    answer = question.answers.filter(kind=Answer.Kind.ORIGINAL).first()
+    answer = reviewed_answer(question)  # an unanswerable question's: its plausible span
     posted = posted or {}
     context = {
         "lease": lease,
@@ -83,14 +93,19 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
         "answer": answer,
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
-        "reasons": RejectReason.choices,
+        "reasons": _reasons(question),
         "errors": errors or {},
         "posted": posted,
-        "span": {"start": answer.answer_start, "text": answer.text},
+        "span": {
+            "start": answer.answer_start if answer else None,
+            "text": answer.text if answer else "",
+        },
         "page_messages": {
             "answer": _("Answer"),
+            "plausible": _("Plausible answer (not the answer)"),
             "selected": _("Selected answer"),
             "corrected": _("Corrected answer"),
+            "correctedPlausible": _("Corrected plausible answer"),
             **span_messages(),
         },
     }
@@ -114,6 +129,13 @@ def review_page(request, pk: int):
         request, _("Review saved: %(verdict)s.") % {"verdict": _verdict_label(request)}
     )
     return _claim_and_go(request, lease.campaign)
+
+
+def _reasons(question) -> list:
+    """The reasons to reject: an unanswerable question is meant not to be answered."""
+    if question.is_impossible:
+        return [c for c in RejectReason.choices if c[0] != RejectReason.NOT_ANSWERED]
+    return RejectReason.choices
 
 
 def _verdict_label(request) -> str:
