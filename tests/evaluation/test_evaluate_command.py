@@ -313,3 +313,194 @@ def test_an_empty_dataset_cannot_be_scored(tmp_path, english_files):
     path = write(tmp_path, "empty.json", {"version": "1.1", "data": []})
     with pytest.raises(CommandError, match=rf"^dataset {re.escape(path)}: no question to score$"):
         call_command("evaluate", path, predictions)
+
+
+# SQuAD v2.0: unanswerable questions ("answers": []), "" = no answer, --na-prob
+
+
+def squad_v2(*questions, version="v2.0", impossible_keys=True):
+    """A SQuAD 2.0 document: (id, [answer texts]); no answer = is_impossible."""
+    document = squad(*questions, version=version)
+    for qa in document["data"][0]["paragraphs"][0]["qas"]:
+        if impossible_keys:
+            qa["is_impossible"] = not qa["answers"]
+    return document
+
+
+# q1 answerable [paris] → "Paris": EM 1, F1 1; na_prob 0.1
+# q2 answerable "the big cat" → [big, cat], "big cat dog": c=2, p=3, t=2 → P=2/3, R=1, F1 0.8;
+#    na_prob 0.6
+# q3 unanswerable, "London": 0; na_prob 0.7
+# q4 unanswerable, "": EM 1, F1 1; na_prob 0.8
+V2 = squad_v2(("q1", ["Paris"]), ("q2", ["the big cat"]), ("q3", []), ("q4", []))
+V2_PREDICTIONS = {"q1": "Paris", "q2": "big cat dog", "q3": "London", "q4": ""}
+V2_NA_PROBS = {"q1": 0.1, "q2": 0.6, "q3": 0.7, "q4": 0.8}
+
+
+@pytest.fixture
+def v2_files(tmp_path):
+    return (
+        write(tmp_path, "dev-v2.0.json", V2),
+        write(tmp_path, "pred.json", V2_PREDICTIONS),
+        write(tmp_path, "na_prob.json", V2_NA_PROBS),
+    )
+
+
+def test_a_v2_file_is_scored_the_v2_way(v2_files):
+    dataset, predictions, _ = v2_files
+    # exact (1+0+0+1)/4 = 50; f1 (1+0.8+0+1)/4 = 70; HasAns EM 50, F1 1.8/2 = 90; NoAns 50, 50
+    # no answer: q4 true positive, q3 false negative, q1 and q2 true negatives:
+    #   precision 1/1 = 100, recall 1/2 = 50, F1 2/(2+0+1) = 66.67
+    result = evaluate(dataset, predictions)
+    assert result == {
+        "exact": 50.0,
+        "f1": exactly(70.0),
+        "total": 4,
+        "HasAns_exact": 50.0,
+        "HasAns_f1": exactly(90.0),
+        "HasAns_total": 2,
+        "NoAns_exact": 50.0,
+        "NoAns_f1": 50.0,
+        "NoAns_total": 2,
+        "missing": 0,
+        "no_answer": {
+            "precision": 100.0,
+            "recall": 50.0,
+            "f1": exactly(200 / 3),
+            "true_positives": 1,
+            "false_positives": 0,
+            "false_negatives": 1,
+            "true_negatives": 2,
+            "missing": 0,
+        },
+        "normalization": {"name": "squad-en", "version": "1"},
+        "squad_version": "2.0",
+    }
+
+
+def test_na_prob_adds_the_best_thresholds(v2_files):
+    # sweep from 2 (both unanswerable right when everything is ""): EM q1 +1 → 3 at 0.1, q2 +0,
+    # q3 −1, q4 +0 → best 75 at 0.1; F1 q1 → 3, q2 +0.8 → 3.8 at 0.6, then lower → 95 at 0.6
+    dataset, predictions, na_prob = v2_files
+    result = evaluate(dataset, predictions, "--na-prob", na_prob)
+    assert (result["best_exact"], result["best_exact_thresh"]) == (75.0, 0.1)
+    assert (result["best_f1"], result["best_f1_thresh"]) == (exactly(95.0), 0.6)
+    # --na-prob-thresh 0.5: q2, q3, q4 taken as "": q2 0, q3 1, q4 1, q1 1 → 75 and 75
+    result = evaluate(dataset, predictions, "--na-prob", na_prob, "--na-prob-thresh", "0.5")
+    assert (result["exact"], result["f1"], result["NoAns_exact"]) == (75.0, 75.0, 100.0)
+
+
+def test_v2_figures_equal_the_official_v2_algorithm(v2_files):
+    from evaluation import official_squad_v20
+
+    dataset, predictions, na_prob = v2_files
+    result = evaluate(dataset, predictions, "--na-prob", na_prob)
+    with contextlib.redirect_stdout(io.StringIO()):
+        expected = official_squad_v20.evaluate(V2["data"], V2_PREDICTIONS, V2_NA_PROBS)
+    assert {key: result[key] for key in expected} == expected
+
+
+def test_v2_summary_starts_with_the_official_figures(v2_files):
+    dataset, predictions, _ = v2_files
+    lines = evaluate_text(dataset, predictions).splitlines()
+    assert json.loads(lines[0]) == {
+        "exact": 50.0,
+        "f1": exactly(70.0),
+        "total": 4,
+        "HasAns_exact": 50.0,
+        "HasAns_f1": exactly(90.0),
+        "HasAns_total": 2,
+        "NoAns_exact": 50.0,
+        "NoAns_f1": 50.0,
+        "NoAns_total": 2,
+    }
+    assert lines[1:] == [
+        "SQuAD v2.0; normalization: squad-en v1; 4 questions (2 answerable, 2 unanswerable), "
+        "0 without a prediction (scored 0)",
+        "No answer (unanswerable = positive): precision 100.00, recall 50.00, F1 66.67",
+    ]
+
+
+def test_is_impossible_alone_makes_a_v2_file(tmp_path):
+    # version "1.1" but is_impossible keys: v2.0. u unanswerable, "" → 1; a [cat] "cat" → 1
+    dataset = write(tmp_path, "d.json", squad_v2(("a", ["cat"]), ("u", []), version="1.1"))
+    result = evaluate(dataset, write(tmp_path, "p.json", {"a": "cat", "u": ""}))
+    assert (result["squad_version"], result["exact"], result["NoAns_total"]) == ("2.0", 100.0, 1)
+
+
+def test_squad_version_forces_either_way(tmp_path, v2_files):
+    # a v1.1 file without is_impossible: --squad-version 2.0 reads "answers": [] as unanswerable
+    plain = write(tmp_path, "plain.json", squad(("a", ["cat"]), ("u", [])))
+    predictions = write(tmp_path, "p.json", {"a": "the cat", "u": ""})
+    result = evaluate(plain, predictions, "--squad-version", "2.0")
+    assert (result["exact"], result["HasAns_total"], result["NoAns_total"]) == (100.0, 1, 1)
+    # without it, v1.1: a question without answers is a held-back one, an error
+    with pytest.raises(CommandError, match="1 question.s. without any answer"):
+        evaluate(plain, predictions)
+    # a v2.0 file forced to 1.1 is refused the same way (its unanswerable questions)
+    dataset, v2_predictions, _ = v2_files
+    with pytest.raises(CommandError, match="2 question.s. without any answer"):
+        evaluate(dataset, v2_predictions, "--squad-version", "1.1")
+
+
+def test_v2_with_french_rules(tmp_path):
+    # fquad-fr: "L’empereur" → [empereur] = gold "l'empereur" → 1; u unanswerable, "la" has no
+    # token once normalized → says no answer → 1. In English "la" is a word: u scores 0
+    document = squad_v2(("q", ["l'empereur"]), ("u", []))
+    dataset = write(tmp_path, "fr.json", document)
+    predictions = write(tmp_path, "p.json", {"q": "L’empereur", "u": "la"})
+    assert evaluate(dataset, predictions, "--lang", "fr")["exact"] == 100.0
+    assert evaluate(dataset, predictions)["exact"] == 0.0
+
+
+def test_a_held_back_v2_question_is_an_error(tmp_path):
+    # "answers": [] with "is_impossible": false is a hidden answer, not "no answer"
+    document = squad_v2(("a", ["cat"]), ("h", []))
+    document["data"][0]["paragraphs"][0]["qas"][1]["is_impossible"] = False
+    path = write(tmp_path, "d.json", document)
+    with pytest.raises(CommandError, match=r"1 question\(s\) without any answer .*'h'"):
+        evaluate(path, write(tmp_path, "p.json", {"a": "cat", "h": ""}))
+
+
+def test_v2_missing_predictions_score_zero_and_count(tmp_path, v2_files):
+    dataset, _, _ = v2_files
+    # q1 right, q4 right, q2 and q3 missing: exact 2/4 = 50; missing 2
+    result = evaluate(dataset, write(tmp_path, "p.json", {"q1": "Paris", "q4": ""}))
+    assert (result["exact"], result["missing"], result["no_answer"]["missing"]) == (50.0, 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"q1": 0.1, "q2": 0.6, "q3": 0.7, "q4": 1.5}', "the probability for 'q4' must be between 0 and 1, found 1.5"),
+        ('{"q1": -0.1, "q2": 0.6, "q3": 0.7, "q4": 1}', "the probability for 'q1' must be between 0 and 1, found -0.1"),
+        ('{"q1": "0.1", "q2": 0.6, "q3": 0.7, "q4": 1}', "the probability for 'q1' must be a number, found a string"),
+        ('{"q1": true, "q2": 0.6, "q3": 0.7, "q4": 1}', "the probability for 'q1' must be a number, found a boolean"),
+        ('{"q1": NaN, "q2": 0.6, "q3": 0.7, "q4": 1}', "the probability for 'q1' must be between 0 and 1, found nan"),
+        ('{"q1": 0.1, "q3": 0.7}', "2 question(s) with a prediction have no probability, e.g. 'q2'"),
+        ("[0.1]", "expected an object {question id: probability}, found a list"),
+        ("{", "not valid JSON: "),
+    ],
+)  # fmt: skip
+def test_bad_na_prob_files_are_named(tmp_path, v2_files, content, message):
+    dataset, predictions, _ = v2_files
+    path = write(tmp_path, "bad_na.json", content)
+    with pytest.raises(CommandError) as error:
+        evaluate(dataset, predictions, "--na-prob", path)
+    assert str(error.value).startswith(f"na-prob {path}: {message}")
+
+
+def test_na_prob_needs_v2(english_files, tmp_path):
+    dataset, predictions = english_files
+    with pytest.raises(CommandError, match="--na-prob .* add --squad-version 2.0"):
+        evaluate(dataset, predictions, "--na-prob", write(tmp_path, "n.json", {}))
+
+
+def test_v2_predictions_must_be_strings(tmp_path, v2_files):
+    dataset, _, _ = v2_files
+    path = write(tmp_path, "p.json", {"q1": "Paris", "q3": None})
+    with pytest.raises(CommandError) as error:
+        evaluate(dataset, path)
+    assert (
+        str(error.value) == f"predictions {path}: the answer for 'q3' must be a string, found null"
+    )

@@ -26,20 +26,43 @@ The dataset's ``version`` is not checked (PIAF's files say "1.0" and have the sa
 predictions for questions outside the dataset are ignored, as the official script does. The
 official script's "Unanswered question … will receive score 0." line per question without a
 prediction becomes the ``missing`` count.
+
+SQuAD v2.0 (unanswerable questions): a dataset whose ``version`` is "v2.0" (or "2.0") or that has
+any ``is_impossible`` key is scored like the official ``evaluate-v2.0.py`` (``evaluation.metrics
+.score_v2``); ``--squad-version 1.1|2.0`` forces either. A question with ``"answers": []`` is then
+unanswerable, and a prediction "" says "no answer"; a question without answers whose
+``is_impossible`` is false is a held-back one, an error as in v1.1. ``--na-prob FILE`` reads the
+official ``na_prob.json`` ({question id: probability of no answer}, every number in [0, 1], one
+for every question that has a prediction) and adds ``best_exact``, ``best_f1`` and their
+thresholds; ``--na-prob-thresh`` (default 1.0) is the official option of that name. The output
+has the official v2.0 keys (``exact``, ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``, ``best_*``),
+then ours: ``missing``, ``no_answer`` (telling unanswerable questions apart, FQuAD 2.0's
+classification: precision, recall, F1 and the counts), ``normalization`` and ``squad_version``.
 """
 
 import json
+import math
 from pathlib import Path
 
 from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
+from evaluation.metrics import (
+    FQUAD_FR,
+    SQUAD_EN,
+    WORD,
+    Normalization,
+    no_answer_classification,
+    score,
+    score_v2,
+)
 from exports.formats.squad import SquadFormatError, SquadProblem, read_squad
 
 LANGUAGES = {"en": SQUAD_EN, "fr": FQUAD_FR}
 DEFAULT_LANGUAGE = "en"
 TOKENIZERS = ("whitespace", "word")
+SQUAD_VERSIONS = ("1.1", "2.0")
+V2_VERSIONS = ("v2.0", "2.0")  # what SQuAD 2.0's own files say, and the bare number
 
 
 def choose_normalization(lang: str | None, tokenizer: str) -> Normalization:
@@ -54,11 +77,14 @@ def choose_normalization(lang: str | None, tokenizer: str) -> Normalization:
     return LANGUAGES[lang or DEFAULT_LANGUAGE]
 
 
-def load_dataset(path: str) -> dict[str, list[str]]:
+def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dict[str, list[str]]:
     """Return {question id: [answer texts]} of a SQuAD file, in file order.
 
     Raise CommandError naming the file for an unreadable file, invalid JSON, a document without
-    a "data" list, or any malformed entry (the first few are named, with where they are).
+    a "data" list, or any malformed entry (the first few are named, with where they are). In
+    v1.1 a question without any answer is an error (a held-back split); in v2.0 it is an
+    unanswerable question, unless the file says it is not (``"is_impossible": false``).
+    document: the file's parsed JSON when the caller has it (read once, not twice).
     """
     problems: list[SquadProblem] = []
     try:
@@ -79,13 +105,96 @@ def load_dataset(path: str) -> dict[str, list[str]]:
     }
     if not dataset:
         raise CommandError(f"dataset {path}: no question to score")
-    unanswered = [question_id for question_id, truths in dataset.items() if not truths]
+    if squad_version == "2.0":
+        possible = _possible_ids(_document(path) if document is None else document)
+        unanswered = [qid for qid, truths in dataset.items() if not truths and qid in possible]
+    else:
+        unanswered = [question_id for question_id, truths in dataset.items() if not truths]
     if unanswered:
         raise CommandError(
             f"dataset {path}: {len(unanswered)} question(s) without any answer to compare "
             f"with, e.g. {unanswered[0]!r} (a held-back test split cannot be scored)"
         )
     return dataset
+
+
+def _document(path: str):
+    """Return a file's parsed JSON, or None when it cannot be read (load_dataset says why)."""
+    try:
+        with Path(path).open("rb") as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return None
+
+
+def _questions(document) -> list[dict]:
+    """Return the question objects of a SQuAD document, skipping what is not one."""
+    data = document.get("data") if isinstance(document, dict) else None
+    return [
+        qa
+        for article in (data if isinstance(data, list) else [])
+        if isinstance(article, dict) and isinstance(article.get("paragraphs"), list)
+        for paragraph in article["paragraphs"]
+        if isinstance(paragraph, dict) and isinstance(paragraph.get("qas"), list)
+        for qa in paragraph["qas"]
+        if isinstance(qa, dict)
+    ]
+
+
+def _possible_ids(document) -> set[str]:
+    """Return the ids of the questions that say ``"is_impossible": false``."""
+    return {
+        str(qa.get("id"))
+        for qa in _questions(document)
+        if "is_impossible" in qa and not qa["is_impossible"]
+    }
+
+
+def dataset_squad_version(document) -> str:
+    """Return "2.0" for a SQuAD 2.0 document (version "v2.0" or "2.0", or any is_impossible
+    key), else "1.1" (an unreadable file too: load_dataset then names its problem)."""
+    if isinstance(document, dict) and document.get("version") in V2_VERSIONS:
+        return "2.0"
+    return "2.0" if any("is_impossible" in qa for qa in _questions(document)) else "1.1"
+
+
+def load_na_probs(path: str, dataset: dict, predictions: dict) -> dict[str, float]:
+    """Return the {question id: probability of no answer} object of an na-prob file.
+
+    Raise CommandError naming the file for an unreadable file, invalid JSON, a document that
+    is not an object, a value that is not a number in [0, 1] (naming its id), or a question of
+    the dataset that has a prediction but no probability (counted, the first named).
+    """
+    try:
+        with Path(path).open("rb") as file:
+            na_probs = json.load(file)
+    except OSError as error:
+        raise CommandError(f"na-prob {path}: cannot read the file: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CommandError(f"na-prob {path}: not valid JSON: {error}") from None
+    if not isinstance(na_probs, dict):
+        raise CommandError(
+            f"na-prob {path}: expected an object {{question id: probability}}, "
+            f"found {_kind(na_probs)}"
+        )
+    for question_id, probability in na_probs.items():
+        if isinstance(probability, bool) or not isinstance(probability, int | float):
+            raise CommandError(
+                f"na-prob {path}: the probability for {question_id!r} must be a number, "
+                f"found {_kind(probability)}"
+            )
+        if not (math.isfinite(probability) and 0 <= probability <= 1):
+            raise CommandError(
+                f"na-prob {path}: the probability for {question_id!r} must be between 0 and 1, "
+                f"found {probability}"
+            )
+    absent = [qid for qid in dataset if qid in predictions and qid not in na_probs]
+    if absent:
+        raise CommandError(
+            f"na-prob {path}: {len(absent)} question(s) with a prediction have no probability, "
+            f"e.g. {absent[0]!r}"
+        )
+    return na_probs
 
 
 def load_predictions(path: str) -> dict[str, str]:
@@ -123,14 +232,18 @@ def _kind(value) -> str:
 
 class Command(PlatformCommand):
     help = (
-        "Score predictions ({question id: answer}, JSON) against a SQuAD v1.1 file like the "
-        "official evaluate-v1.1.py: exact_match and f1 in percent. Default --lang en with the "
-        "whitespace tokenizer, the official script's own rules; --lang fr for FQuAD's rules; "
-        "--tokenizer word for languages written without spaces."
+        "Score predictions ({question id: answer}, JSON) against a SQuAD file like the official "
+        "evaluate-v1.1.py (exact_match and f1 in percent) or, for a SQuAD 2.0 file, "
+        'evaluate-v2.0.py (exact, f1, HasAns_*, NoAns_*, best_* with --na-prob; "" = no '
+        "answer). Default --lang en with the whitespace tokenizer, the official scripts' own "
+        "rules; --lang fr for FQuAD's rules; --tokenizer word for languages written without "
+        "spaces."
     )
 
     def add_command_arguments(self, parser):
-        parser.add_argument("dataset", help="SQuAD v1.1 JSON file ({'version', 'data': [...]})")
+        parser.add_argument(
+            "dataset", help="SQuAD v1.1 or v2.0 JSON file ({'version', 'data': [...]})"
+        )
         parser.add_argument("predictions", help="JSON object {question id: answer}")
         parser.add_argument(
             "--lang",
@@ -146,11 +259,43 @@ class Command(PlatformCommand):
             help="whitespace (default) or word (each CJK/kana/Hangul/Thai character a token; "
             "not with --lang)",
         )
+        parser.add_argument(
+            "--squad-version",
+            choices=SQUAD_VERSIONS,
+            default=None,
+            help="score as SQuAD 1.1 or 2.0 (default: 2.0 for a file whose version is v2.0 or "
+            "that has is_impossible keys, else 1.1)",
+        )
+        parser.add_argument(
+            "--na-prob",
+            default=None,
+            metavar="FILE",
+            help="v2.0: JSON object {question id: probability of no answer, in [0, 1]}; adds "
+            "best_exact, best_f1 and their thresholds",
+        )
+        parser.add_argument(
+            "--na-prob-thresh",
+            type=float,
+            default=1.0,
+            help='v2.0: predict "" where the no-answer probability exceeds this (default 1.0)',
+        )
 
-    def run(self, *, dataset, predictions, lang, tokenizer, **options):
+    def run(
+        self, *, dataset, predictions, lang, tokenizer, squad_version, na_prob, na_prob_thresh,
+        **options,
+    ):  # fmt: skip
         norm = choose_normalization(lang, tokenizer)
-        truths = load_dataset(dataset)
+        document = _document(dataset)
+        version = squad_version or dataset_squad_version(document)
+        if version == "1.1" and (na_prob is not None or na_prob_thresh != 1.0):
+            raise CommandError(
+                "--na-prob and --na-prob-thresh score SQuAD v2.0 (unanswerable questions): "
+                "this dataset is scored as v1.1; add --squad-version 2.0"
+            )
+        truths = load_dataset(dataset, squad_version=version, document=document)
         answers = load_predictions(predictions)
+        if version == "2.0":
+            return self.run_v2(truths, answers, norm, na_prob, na_prob_thresh)
         result = score(truths, answers, norm)
         return {
             "exact_match": result["exact_match"],
@@ -160,12 +305,43 @@ class Command(PlatformCommand):
             "normalization": {"name": norm.name, "version": norm.version},
         }
 
+    def run_v2(self, truths, answers, norm, na_prob, na_prob_thresh) -> dict:
+        na_probs = load_na_probs(na_prob, truths, answers) if na_prob is not None else None
+        result = score_v2(truths, answers, na_probs, norm, na_prob_thresh)
+        return result | {
+            "no_answer": no_answer_classification(truths, answers, norm),
+            "normalization": {"name": norm.name, "version": norm.version},
+            "squad_version": "2.0",
+        }
+
     def summary(self, result):
         """The official script's output line, then the normalization and the counts."""
-        official = json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]})
         norm = result["normalization"]
+        if result.get("squad_version") == "2.0":
+            return self.summary_v2(result)
+        official = json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]})
         return (
             f"{official}\n"
             f"Normalization: {norm['name']} v{norm['version']}; {result['total']} questions, "
             f"{result['missing']} without a prediction (scored 0)"
         )
+
+    def summary_v2(self, result):
+        """The official v2.0 figures as one JSON line, then ours."""
+        ours = ("missing", "no_answer", "normalization", "squad_version")
+        official = json.dumps({key: value for key, value in result.items() if key not in ours})
+        norm = result["normalization"]
+        no_answer = result["no_answer"]
+        return (
+            f"{official}\n"
+            f"SQuAD v2.0; normalization: {norm['name']} v{norm['version']}; "
+            f"{result['total']} questions ({result.get('HasAns_total', 0)} answerable, "
+            f"{result.get('NoAns_total', 0)} unanswerable), {result['missing']} without a "
+            f"prediction (scored 0)\n"
+            f"No answer (unanswerable = positive): precision {_figure(no_answer['precision'])}, "
+            f"recall {_figure(no_answer['recall'])}, F1 {_figure(no_answer['f1'])}"
+        )
+
+
+def _figure(value) -> str:
+    return "—" if value is None else f"{value:.2f}"
