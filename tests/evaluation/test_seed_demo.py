@@ -11,6 +11,7 @@ from django.core.management import call_command
 from annotation.models import Campaign, Question
 from annotation.services.answers import answer_claim_next
 from annotation.services.reviews import review_claim_next
+from annotation.services.work import lease_claim_next
 from corpus.models import Article, Paragraph
 from evaluation.human import human_performance_report
 from evaluation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
@@ -50,6 +51,7 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
     assert [(c.name, c.kind, c.splits, c.active) for c in campaigns] == [
         ("Démo — questions", "questions", ["train", "dev", "test"], True),
         ("Démo — réponses supplémentaires", "additional_answers", ["dev", "test"], True),
+        ("Démo — questions sans réponse", "unanswerable", ["train", "dev", "test"], True),
     ]
     assert result["campaign"] == {"name": "Démo — questions", "created": True}
     assert result["answers_campaign"] == {
@@ -68,7 +70,8 @@ def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
     assert second["corpus"]["articles_created"] == 0
     assert second["campaign"]["created"] is False
     assert second["answers_campaign"]["created"] is False
-    assert Campaign.objects.count() == 2
+    assert second["unanswerable_campaign"]["created"] is False
+    assert Campaign.objects.count() == 3
     assert Article.objects.count() == 8
 
 
@@ -105,6 +108,10 @@ def test_with_piaf_the_review_and_answer_loops_have_work_at_once(db, tmp_path, s
     assert review_claim_next(campaign=questions_campaign, reviewer=reviewer).created is True
     claim = answer_claim_next(campaign=answers_campaign, annotator=annotator)
     assert claim.created is True and claim.lease.question.author.username == "annotator2"
+    # The unanswerable campaign offers the paragraphs that have questions, first of them all.
+    unanswerable = Campaign.objects.get(name="Démo — questions sans réponse")
+    written = lease_claim_next(campaign=unanswerable, annotator=annotator).lease
+    assert written.paragraph_id == questions.order_by("paragraph_id")[0].paragraph_id
     again = seed()  # idempotent
     assert (again["demo_questions"], again["demo_answers"], again["release"]["created"]) == (
         0,

@@ -55,6 +55,7 @@ SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 
 DEMO_CAMPAIGN = "Démo — questions"
 DEMO_ANSWERS_CAMPAIGN = "Démo — réponses supplémentaires"
+DEMO_UNANSWERABLE_CAMPAIGN = "Démo — questions sans réponse"
 def demo_campaign_ensure() -> bool:
     """Create the demo questions campaign unless it exists; return True when created."""
     if Campaign.objects.filter(name=DEMO_CAMPAIGN).exists():
@@ -74,6 +75,15 @@ def demo_answers_campaign_ensure() -> bool:
         kind=Campaign.Kind.ADDITIONAL_ANSWERS,
         splits=["dev", "test"],
     )
+    return True
+
+
+def demo_unanswerable_campaign_ensure() -> bool:
+    """Create the demo campaign of unanswerable questions (FQuAD 2.0) unless it exists: its
+    paragraphs are those that already have questions."""
+    if Campaign.objects.filter(name=DEMO_UNANSWERABLE_CAMPAIGN).exists():
+        return False
+    campaign_create(name=DEMO_UNANSWERABLE_CAMPAIGN, kind=Campaign.Kind.UNANSWERABLE)
     return True
 
 
@@ -195,6 +205,7 @@ class Command(PlatformCommand):
         loaded = corpus_load(path=corpus_path, wave="1.0", language="fr", seed=0)
         campaign_created = demo_campaign_ensure()
         answers_campaign_created = demo_answers_campaign_ensure()
+        unanswerable_created = demo_unanswerable_campaign_ensure()
         logins_file = settings.VAR_DIR / "demo-logins.json"
         known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
         logins = {
@@ -225,6 +236,10 @@ class Command(PlatformCommand):
                 "name": DEMO_ANSWERS_CAMPAIGN,
                 "created": answers_campaign_created,
             },
+            "unanswerable_campaign": {
+                "name": DEMO_UNANSWERABLE_CAMPAIGN,
+                "created": unanswerable_created,
+            },
             "demo_questions": demo_questions,
             "demo_answers": demo_answers,
             "release": {"name": DEMO_RELEASE, "created": release},
@@ -237,7 +252,8 @@ class Command(PlatformCommand):
             f"Corpus: {corpus['articles_total']} articles, {corpus['paragraphs_total']} "
             f"paragraphs ({corpus['articles_created']} articles loaded now from "
             f"{corpus['path']}).",
-            f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}.",
+            f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}; "
+            f"{result['unanswerable_campaign']['name']}.",
             f"Demo questions by {DEMO_AUTHOR} on dev and test: {result['demo_questions']} "
             f"stored now; {result['demo_answers']} more answers by "
             f"{' and '.join(DEMO_ANSWERERS)} on dev.",
