@@ -18,7 +18,9 @@ from evaluation.baselines.qa import (  # noqa: E402  (after the import checks)
     check_windows_cover_contexts,
     load_checkpoint,
     postprocess_predictions,
+    postprocess_with_null,
     predict,
+    predict_with_null,
     prepare_eval_features,
     prepare_train_features,
     save_checkpoint,
@@ -186,6 +188,73 @@ def test_postprocess_takes_the_best_span_over_all_windows_of_an_example():
     # Window 2's médan → médan (16) beats window 1's best (10.5). "b" has no positive logit in
     # its context, so its best is the first pair of zeros found: zola → zola.
     assert predictions == {"a": "Médan", "b": "Zola"}
+
+
+# SQuAD v2.0: the null answer.
+
+
+def test_every_window_of_an_unanswerable_question_points_at_cls(tokenizer):
+    unanswerable = {**EXAMPLE, "id": "none", "answers": {"text": [], "answer_start": []}}
+
+    features = prepare_train_features(tokenizer, [unanswerable, EXAMPLE], **WINDOW)
+
+    # Two windows each; the unanswerable question's both point at [CLS] (index 0), the
+    # answerable one's second window holds the answer, as above.
+    assert features["start_positions"] == [0, 0, 0, 16]
+    assert features["end_positions"] == [0, 0, 0, 20]
+
+
+def test_eval_windows_know_where_their_cls_token_is(tokenizer):
+    features = prepare_eval_features(tokenizer, [EXAMPLE], **WINDOW)
+
+    assert features["cls_index"] == [0, 0]
+
+
+def test_the_null_score_is_the_lowest_cls_score_over_the_windows_minus_the_best_span():
+    features = {
+        "example_id": ["a", "a", "b"],
+        "offset_mapping": [SHORT_OFFSETS, SHORT_OFFSETS, SHORT_OFFSETS],
+        "cls_index": [0, 0, 0],
+    }
+    # "a": window 1's null is 10 + 0 = 10 (START has 10 at [CLS]), window 2's is 1 + 2 = 3:
+    # the null score is 3; the best span is window 2's médan → médan, 8 + 8 = 16: 3 - 16.
+    # "b": null 1 + 1 = 2; best span zola → zola, 0 + 0 (the first pair of zeros): 2 - 0.
+    starts = [START, logits(t0=1, t7=8), logits(t0=1)]
+    ends = [END, logits(t0=2, t7=8), logits(t0=1)]
+
+    scored = postprocess_with_null([short_example("a"), short_example("b")], features, starts, ends)
+
+    assert scored == {"a": ("Médan", -13.0), "b": ("Zola", 2.0)}
+
+
+def test_no_valid_span_means_no_answer_whatever_the_threshold():
+    features = {"example_id": ["a"], "offset_mapping": [SHORT_OFFSETS], "cls_index": [0]}
+
+    scored = postprocess_with_null([short_example("a")], features, [START], [END], n_best=1)
+
+    assert scored == {"a": ("", float("inf"))}
+
+
+def test_a_tiny_model_trained_with_unanswerable_questions_gives_each_a_null_score():
+    answerable = dict(EXAMPLE)
+    unanswerable = {
+        "id": "none",
+        "question": "Qui était le peintre ?",
+        "context": CONTEXT,
+        "answers": {"text": [], "answer_start": []},
+    }
+    model, tokenizer = tiny_model_and_tokenizer([CONTEXT, QUESTION, unanswerable["question"]])
+    config = TrainConfig(max_steps=4, batch_size=2, learning_rate=1e-3, device="cpu")
+
+    summary = train(model, tokenizer, [answerable, unanswerable], config)
+    scored = predict_with_null(model, tokenizer, [answerable, unanswerable], config)
+
+    assert summary["steps"] == 4
+    assert set(scored) == {"zola", "none"}
+    for text, difference in scored.values():
+        assert text in CONTEXT and text  # a span of the context, never empty here
+        assert isinstance(difference, float) and difference == difference  # not NaN
+    assert predict(model, tokenizer, [answerable], config) == {"zola": scored["zola"][0]}
 
 
 def load_piaf_examples(count: int) -> list[dict]:
