@@ -5,7 +5,7 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
-from annotation.models import Campaign, Lease, Question, QuestionType
+from annotation.models import Campaign, Lease, Question, QuestionType, Review
 from core.figures import Figure, FigureReading
 from core.pagination import KeysetPage, keyset_page
 from core.roles import Role
@@ -97,14 +97,27 @@ def held_campaigns(*, annotator) -> set[int]:
 PARAGRAPHS_FIGURE = "annotation.campaign_paragraphs"
 
 
-def _paragraphs(*, language: str, splits: list[str]) -> int:
-    return Paragraph.objects.filter(article__language=language, article__split__in=splits).count()
+def _paragraphs(*, language: str, splits: list[str], answered: bool = False) -> int:
+    """The paragraphs of the splits; `answered`: only those with an answerable question (what
+    a campaign of unanswerable questions offers)."""
+    paragraphs = Paragraph.objects.filter(article__language=language, article__split__in=splits)
+    if answered:
+        asked = Question.objects.filter(paragraph=OuterRef("pk"), is_impossible=False).exclude(
+            status=Question.Status.REJECTED
+        )
+        paragraphs = paragraphs.filter(Exists(asked))
+    return paragraphs.count()
 
 
-def _paragraphs_fingerprint(*, language: str, splits: list[str]) -> str:
+def _paragraphs_fingerprint(*, language: str, splits: list[str], answered: bool = False) -> str:
     """The newest paragraph, and the articles moved to another split by hand (an article is
-    otherwise stored in its split once and for all): reads through indexes."""
+    otherwise stored in its split once and for all): reads through indexes. With `answered`,
+    the newest question and the reviews too (a rejection takes a paragraph out)."""
     newest = Paragraph.objects.aggregate(newest=Max("pk"))["newest"]
+    if answered:
+        questions = Question.objects.aggregate(newest=Max("pk"))["newest"]
+        reviews = Review.objects.aggregate(newest=Max("pk"))["newest"]
+        newest = f"{newest}:{questions}:{reviews}"
     return f"{newest}:{hand_moved_articles()}"
 
 
@@ -116,7 +129,10 @@ def paragraphs_figure() -> Figure:
 def paragraphs_params(campaign: Campaign) -> dict:
     """The parameters of the campaign's paragraphs figure (read by the page with
     `core.figure_jobs.figure_read`, which starts the job that counts them when needed)."""
-    return {"language": campaign.language, "splits": campaign.splits}
+    params = {"language": campaign.language, "splits": campaign.splits}
+    if campaign.kind == Campaign.Kind.UNANSWERABLE:
+        params["answered"] = True
+    return params
 
 
 def campaign_progress(
@@ -141,6 +157,11 @@ def campaign_progress(
         "in_progress": leases.filter(status=Lease.Status.ACTIVE, expires_at__gte=now).count(),
         "reported": unsuitable_reports(campaign).count(),
         "questions": sum(types.values()),
+        "unanswerable": (
+            campaign.questions.filter(is_impossible=True).count()
+            if campaign.kind == Campaign.Kind.UNANSWERABLE or campaign.unanswerable_per_paragraph
+            else None
+        ),
         "annotators": get_user_model()
         .objects.filter(Exists(Question.objects.filter(campaign=campaign, author=OuterRef("pk"))))
         .count(),

@@ -12,7 +12,9 @@ from annotation.services.campaigns import campaign_create, campaign_defaults, ca
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
+from core.roles import Role
 from tests.annotation.conftest import good_questions
+from tests.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
@@ -299,3 +301,25 @@ def test_the_page_lists_the_existing_questions_escaped_and_asks_for_unanswerable
     assert "<li>&lt;b&gt;Qui&lt;/b&gt; a écrit ça ?</li>" in page
     assert "1 to 5 unanswerable questions" in page
     assert "Plausible answer (what a hasty reader would give):" in page
+
+
+def test_the_dashboard_counts_the_paragraphs_offered_and_the_unanswerable_questions(
+    client, campaign, unanswerable, paragraphs, annotators
+):
+    written(campaign, paragraphs[0], annotators[0])
+    written(
+        unanswerable,
+        paragraphs[0],
+        annotators[1],
+        [plausible(paragraphs[0], "Saint-Nazaire", "Dans quel port la Seine finit-elle ?")],
+    )
+    client.force_login(UserFactory(username="boss", roles=[Role.ADMIN]))
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/manage/campaigns/{unanswerable.pk}/dashboard/").content.decode()
+    progress = page[page.index('id="campaign-progress"') : page.index("</div>\n  </div>")]
+    # One paragraph of the three has answerable questions: it is the campaign's only one.
+    assert "<strong>1 / 1</strong>paragraphs done" in progress
+    assert '<div class="counter" id="unanswerable-count"><strong>1</strong>' in progress
+    questions = client.get(f"/manage/campaigns/{campaign.pk}/dashboard/").content.decode()
+    assert "<strong>1 / 3</strong>paragraphs done" in questions
+    assert 'id="unanswerable-count"' not in questions
