@@ -11,6 +11,16 @@ nor one without an answer to show). Left out: questions that have no additional 
 Left out and counted: questions where an additional annotator said the paragraph does not answer the
 question ("unanswerable"; the paper's method compares three spans), and questions that have
 an additional answer but not three answers in all yet ("skipped").
+
+Beside it, "v2": human performance the SQuAD 2.0 way, over the questions of a v2.0 dataset
+(`dataset_questions(unanswerable=True)`: unanswerable questions too). A question's three
+judgments are its author's (the original answer, or "" for an unanswerable question) and the
+two additional answers ("" for "no answer"); each in turn is scored against the two others with
+v2.0's rules (`evaluation.metrics.leave_one_out_v2`: the others' non-empty answers, else [""]),
+the three runs averaged, then the questions: "exact", "f1" and "total" overall, and HasAns_* /
+NoAns_* by the question's `is_impossible`, in percent (None without a question), with
+"skipped", the questions that do not have three judgments yet. The v1.1 figures above are
+unchanged: answerable questions only, and a "no answer" leaves a question out.
 """
 
 from __future__ import annotations
@@ -24,7 +34,13 @@ from annotation.models import Answer, Review
 from annotation.selectors.questions import dataset_questions
 from core.figures import Figure, bounded_count
 from corpus.selectors import hand_moved_articles
-from evaluation.metrics import FQUAD_FR, HUMAN_ANSWERS, human_performance, leave_one_out
+from evaluation.metrics import (
+    FQUAD_FR,
+    HUMAN_ANSWERS,
+    human_performance,
+    leave_one_out,
+    leave_one_out_v2,
+)
 
 # d'Hoffschmidt et al. 2020, FQuAD (Findings of EMNLP 2020), human performance, FQuAD 1.1.
 PAPER = {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}}
@@ -32,14 +48,16 @@ CHUNK = 5000  # answers read per round trip
 
 
 def _answers(split: str | None):
-    """The answers of the questions that count in the dataset and have an additional answer
-    (a misaligned imported answer is left out), a question's together, as tuples
-    (question id, split, text, no answer, author): one query, read in chunks, so that 800,000
+    """The answers of the questions that count in a v2.0 dataset (unanswerable ones too) and
+    have an additional answer (a misaligned imported answer and the plausible spans of
+    unanswerable questions are left out), a question's together, as tuples (question id,
+    split, text, no answer, author, unanswerable): one query, read in chunks, so that 800,000
     questions are scored in the memory of their figures only."""
     additional = Answer.objects.filter(question=OuterRef("pk"), kind=Answer.Kind.ADDITIONAL)
-    questions = dataset_questions(split=split).filter(Exists(additional))
+    questions = dataset_questions(split=split, unanswerable=True).filter(Exists(additional))
     return (
         Answer.objects.filter(misaligned=False, question__in=questions.values("pk"))
+        .exclude(kind=Answer.Kind.PLAUSIBLE)
         .order_by("question_id", "kind", "pk")
         .values_list(
             "question_id",
@@ -47,27 +65,71 @@ def _answers(split: str | None):
             "text",
             "no_answer",
             "author__username",
+            "question__is_impossible",
         )
         .iterator(chunk_size=CHUNK)
     )
 
 
+class _V2Sums:
+    """The running sums of SQuAD 2.0's human performance of one split."""
+
+    def __init__(self):
+        self.sums = {group: [0.0, 0.0, 0] for group in ("HasAns", "NoAns")}
+        self.skipped = 0
+
+    def add(self, judgments: list[str], impossible: bool) -> None:
+        if len(judgments) != HUMAN_ANSWERS:
+            self.skipped += 1
+            return
+        scores = leave_one_out_v2(judgments, FQUAD_FR)
+        sums = self.sums["NoAns" if impossible else "HasAns"]
+        sums[0] += sum(exact for exact, _f1 in scores) / len(scores)
+        sums[1] += sum(f1 for _exact, f1 in scores) / len(scores)
+        sums[2] += 1
+
+    def figures(self) -> dict:
+        (has_exact, has_f1, has), (no_exact, no_f1, no) = self.sums.values()
+        total = has + no
+        return {
+            **_v2_group("", has_exact + no_exact, has_f1 + no_f1, total),
+            **_v2_group("HasAns_", has_exact, has_f1, has),
+            **_v2_group("NoAns_", no_exact, no_f1, no),
+            "skipped": self.skipped,
+        }
+
+
+def _v2_group(prefix: str, exact: float, f1: float, total: int) -> dict:
+    return {
+        f"{prefix}exact": 100.0 * exact / total if total else None,
+        f"{prefix}f1": 100.0 * f1 / total if total else None,
+        f"{prefix}total": total,
+    }
+
+
 def human_performance_report(*, split: str | None = None) -> dict:
-    """Return {"splits": {split: figures}, "annotators": [...], "paper": PAPER, "norm": …}."""
+    """Return {"splits": {split: figures}, "v2": {split: figures}, "annotators": [...],
+    "paper": PAPER, "normalization": …}."""
     per_split: dict[str, list[list[str]]] = defaultdict(list)
     unanswerable: dict[str, int] = defaultdict(int)
     per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    v2: dict[str, _V2Sums] = defaultdict(_V2Sums)
     for _question, group in groupby(_answers(split), key=lambda row: row[0]):
         answers = list(group)
-        name = answers[0][1]
-        if any(no_answer for _q, _s, _text, no_answer, _who in answers):
+        name, impossible = answers[0][1], answers[0][5]
+        # v2.0: the author's judgment of an unanswerable question is "no answer" (no row)
+        judgments = [text for _q, _s, text, _n, _who, _i in answers]
+        v2[name].add([""] + judgments if impossible else judgments, impossible)
+        if impossible:
+            continue  # v1.1: answerable questions only
+        if any(no_answer for _q, _s, _text, no_answer, _who, _i in answers):
             unanswerable[name] += 1
             continue
-        texts = [text for _q, _s, text, _n, _who in answers]
+        texts = [text for _q, _s, text, _n, _who, _i in answers]
         per_split[name].append(texts)
         if len(answers) == HUMAN_ANSWERS:
             scores = leave_one_out(texts, FQUAD_FR)
-            for (_q, _s, _text, _n, username), score in zip(answers, scores, strict=True):
+            for (_q, _s, _text, _n, username, _i), score in zip(answers, scores, strict=True):
                 per_user[username].append(score)
     splits = {
         name: human_performance(sets, FQUAD_FR) | {"unanswerable": unanswerable[name]}
@@ -77,6 +139,7 @@ def human_performance_report(*, split: str | None = None) -> dict:
         splits.setdefault(name, human_performance([], FQUAD_FR) | {"unanswerable": count})
     return {
         "splits": splits,
+        "v2": {name: sums.figures() for name, sums in sorted(v2.items())},
         "annotators": [
             _annotator_row(username, scores) for username, scores in sorted(per_user.items())
         ],

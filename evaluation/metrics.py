@@ -469,6 +469,23 @@ def _best_scores_v2(predicted: list[str], truths: Sequence[list[str]]) -> tuple[
     return exact, overlap
 
 
+def leave_one_out_v2(
+    answers: Sequence[str], norm: Normalization = FQUAD_FR
+) -> list[tuple[float, float]]:
+    """Return, for each judgment in turn, its (EM, F1) against the others with v2.0's rules.
+
+    A judgment is an answer text, or "" for "no answer". The others are the gold: those with a
+    token once normalized, else [""] (SQuAD 2.0's human performance). Values in [0, 1].
+    """
+    if len(answers) < 2:
+        raise ValueError("leave-one-out needs at least two answers")
+    tokens = [norm.tokens(answer) for answer in answers]
+    return [
+        _best_scores_v2(predicted, [t for t in (*tokens[:i], *tokens[i + 1 :]) if t] or [[]])
+        for i, predicted in enumerate(tokens)
+    ]
+
+
 def no_answer_classification(
     dataset: Mapping[str, Sequence[str]],
     predictions: Mapping[str, str],

@@ -1,4 +1,5 @@
-"""The human performance page for admins: FQuAD's measure per split and per annotator."""
+"""The human performance page for admins: FQuAD's measure per split and per annotator, and
+SQuAD 2.0's (unanswerable questions, "" = no answer) overall, answerable and unanswerable."""
 
 from django.http import Http404
 from django.shortcuts import render
@@ -24,8 +25,12 @@ def human_performance_page(request):
         {"split": name, "paper": report["paper"].get(name), **figures}
         for name, figures in (report["splits"].items() if report else ())
     ]
+    rows_v2 = [
+        {"split": name, **figures} for name, figures in ((report or {}).get("v2") or {}).items()
+    ]
     context = {
         "report": report,
+        "rows_v2": rows_v2,
         "reading": reading,
         "normalization": report["normalization"]
         if report

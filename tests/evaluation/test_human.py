@@ -8,12 +8,14 @@ R = c/t and F1 = 2PR / (P + R); each answer is scored against the best of the tw
 """
 
 import json
+import re
 from decimal import Decimal
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 
+from annotation.models import Answer
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
@@ -22,7 +24,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from evaluation.human import human_performance_report
-from evaluation.metrics import FQUAD_FR, human_performance, leave_one_out
+from evaluation.metrics import FQUAD_FR, human_performance, leave_one_out, leave_one_out_v2
 from tests.factories import UserFactory
 
 
@@ -268,6 +270,40 @@ EXPECTED = {
     ],
     "paper": {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}},
     "normalization": {"name": "fquad-fr", "version": "1"},
+    # SQuAD 2.0's way (three judgments, "" for "no answer", the others' non-empty answers the
+    # gold, else [""]):
+    #   Q1, Q2 as above (no empty judgment): EM 2/3 each; F1 2.8/3 and 2.5/3
+    #   Q3 (answerable): ann0 [émeutiers, parisiens] ("les" dropped) vs ann2's equal → 1, 1;
+    #      ann1 "" vs the two non-empty → 0, 0; ann2 vs ann0 (ann1's "" left out) → 1, 1
+    #      → EM 2/3, F1 2/3
+    #   Q4: two judgments → skipped; Q5 (test) as above
+    # dev: 3 answerable questions, EM (2/3 · 3)/3 → 200/3; F1 (2.8 + 2.5 + 2)/9 = 7.3/9 → 730/9
+    "v2": {
+        "dev": {
+            "exact": exactly(200 / 3),
+            "f1": exactly(730 / 9),
+            "total": 3,
+            "HasAns_exact": exactly(200 / 3),
+            "HasAns_f1": exactly(730 / 9),
+            "HasAns_total": 3,
+            "NoAns_exact": None,
+            "NoAns_f1": None,
+            "NoAns_total": 0,
+            "skipped": 1,
+        },
+        "test": {
+            "exact": 0.0,
+            "f1": exactly(520 / 9),
+            "total": 1,
+            "HasAns_exact": 0.0,
+            "HasAns_f1": exactly(520 / 9),
+            "HasAns_total": 1,
+            "NoAns_exact": None,
+            "NoAns_f1": None,
+            "NoAns_total": 0,
+            "skipped": 0,
+        },
+    },
 }
 
 
@@ -280,6 +316,7 @@ def test_the_report_of_one_split(answered):
     assert human_performance_report(split="test") == {
         **EXPECTED,
         "splits": {"test": EXPECTED["splits"]["test"]},
+        "v2": {"test": EXPECTED["v2"]["test"]},
         "annotators": [
             {"annotator": "ann0", "answers": 1, "exact_match": 0.0, "f1": exactly(200 / 3)},
             {"annotator": "ann1", "answers": 1, "exact_match": 0.0, "f1": exactly(200 / 3)},
@@ -287,6 +324,7 @@ def test_the_report_of_one_split(answered):
         ],
     }
     assert human_performance_report(split="train")["splits"] == {}
+    assert human_performance_report(split="train")["v2"] == {}
 
 
 def test_the_report_uses_the_reviewed_answer_and_leaves_out_rejected_questions(answered):
@@ -337,12 +375,15 @@ def test_only_unanswerable_questions_give_no_figure(written, people):
         }
     }
     assert human_performance_report()["annotators"] == []
+    # v2.0: Q5 has two judgments (ann0's answer, ann1's "no answer"): skipped
+    assert human_performance_report()["v2"]["test"]["skipped"] == 1
 
 
 def test_no_additional_answer_yet_is_an_empty_report(written):
     assert human_performance_report() == {
         **EXPECTED,
         "splits": {},
+        "v2": {},
         "annotators": [],
     }
 
@@ -368,6 +409,10 @@ def test_the_command_summary_beside_the_papers_figures(answered):
         "1 marked unanswerable (paper: F1 92.1, EM 78.3)",
         "test: F1 57.8, EM 0.0 over 1 questions; 0 without three answers yet, "
         "0 marked unanswerable (paper: F1 91.2, EM 75.9)",
+        'dev, SQuAD 2.0 (three judgments, no answer = ""): F1 81.1, EM 66.7 over 3 questions; '
+        "answerable 3: F1 81.1, EM 66.7; unanswerable 0: F1 —, EM —; 1 without three judgments yet",
+        'test, SQuAD 2.0 (three judgments, no answer = ""): F1 57.8, EM 0.0 over 1 questions; '
+        "answerable 1: F1 57.8, EM 0.0; unanswerable 0: F1 —, EM —; 0 without three judgments yet",
         "  ann0: F1 88.9, EM 66.7 over 3 answers",
         "  ann1: F1 82.2, EM 33.3 over 3 answers",
         "  ann2: F1 63.3, EM 33.3 over 3 answers",
@@ -381,3 +426,121 @@ def test_the_command_for_one_split_and_with_nothing_yet(written):
         "Normalization: fquad-fr v1",
         "No question has additional answers yet.",
     ]
+
+
+# SQuAD 2.0's way: unanswerable questions, "" for "no answer"
+
+
+def test_leave_one_out_v2_by_hand():
+    # ["", "", ""]: each "" against [""] → EM 1, F1 1
+    assert leave_one_out_v2(["", "", ""]) == [(1.0, 1.0)] * 3
+    # ["", "", "démolie"]: a "" against ["", "démolie"] → gold [démolie] (the empty one left
+    # out) → 0, 0; "démolie" against ["", ""] → gold [""] → 0, 0
+    assert leave_one_out_v2(["", "", "démolie"]) == [(0.0, 0.0)] * 3
+    # ["la forteresse", "", "forteresse démolie"]: fr tokens [forteresse], [], [forteresse,
+    # démolie]; 1 vs [2 tokens]: c=1, p=1, t=2 → P=1, R=1/2, F1 2/3; "" vs two non-empty → 0;
+    # 3 vs [forteresse]: c=1, p=2, t=1 → P=1/2, R=1, F1 2/3
+    assert leave_one_out_v2(["la forteresse", "", "forteresse démolie"]) == [
+        (0.0, exactly(2 / 3)),
+        (0.0, 0.0),
+        (0.0, exactly(2 / 3)),
+    ]
+    with pytest.raises(ValueError):
+        leave_one_out_v2([""])
+
+
+@pytest.fixture
+def impossible(answered, people):
+    """Three unanswerable questions on the dev paragraph (ann0, plausible spans) and their
+    additional judgments (stored as the answer service stores a "no answer" or a span):
+    U1: ann1 no answer, ann2 « démolie »; U2: ann1 and ann2 no answer; U3: ann1 no answer only.
+    """
+    campaign = campaign_create(name="Sans réponse", kind="unanswerable", splits=["dev"])
+    lease = lease_claim_next(campaign=campaign, annotator=people[0]).lease
+    assert lease.paragraph.text == DEV_TEXT
+    plausible = [
+        ("Quand la forteresse fut-elle reconstruite ?", "démolie"),
+        ("Qui reconstruisit la Bastille ?", "les émeutiers parisiens"),
+        ("Quand l'Assemblée fut-elle dissoute ?", "l’Assemblée"),
+    ]
+    u1, u2, u3 = questions_submit(
+        lease=lease,
+        questions=[
+            {
+                "text": text,
+                "plausible_answer_start": DEV_TEXT.index(span_text),
+                "plausible_answer_text": span_text,
+                "seconds_spent": 30,
+                "is_impossible": True,
+            }
+            for text, span_text in plausible
+        ],
+    )
+    assert (u1.is_impossible, u2.is_impossible, u3.is_impossible) == (True, True, True)
+    no = {"kind": Answer.Kind.ADDITIONAL, "text": "", "answer_start": 0, "no_answer": True}
+    for unanswerable in (u1, u2, u3):
+        Answer.objects.create(question=unanswerable, author=people[1], **no)
+    Answer.objects.create(question=u2, author=people[2], **no)
+    Answer.objects.create(
+        question=u1,
+        author=people[2],
+        kind=Answer.Kind.ADDITIONAL,
+        text="démolie",
+        answer_start=DEV_TEXT.index("démolie"),
+    )
+    return u1, u2, u3
+
+
+def test_the_v2_report_with_unanswerable_questions(impossible):
+    # U1: judgments "" (its author's), "" (ann1), "démolie" (ann2) → 0, 0 each (above);
+    #     the plausible span « démolie » of ann0 is never a judgment
+    # U2: "", "", "" → 1, 1; U3: two judgments → skipped
+    # dev HasAns as before (Q1–Q3: EM 200/3, F1 730/9); NoAns U1, U2: EM 50, F1 50
+    # overall: EM (2/3 · 3 + 0 + 1)/5 = 3/5 → 60; F1 (7.3/3 + 0 + 1)/5 = 10.3/15 → 206/3
+    report = human_performance_report()
+    assert report["v2"]["dev"] == {
+        "exact": exactly(60.0),
+        "f1": exactly(206 / 3),
+        "total": 5,
+        "HasAns_exact": exactly(200 / 3),
+        "HasAns_f1": exactly(730 / 9),
+        "HasAns_total": 3,
+        "NoAns_exact": 50.0,
+        "NoAns_f1": 50.0,
+        "NoAns_total": 2,
+        "skipped": 2,
+    }
+    # v1.1 figures unchanged: unanswerable questions are not in them
+    assert report["splits"] == EXPECTED["splits"]
+    assert report["annotators"] == EXPECTED["annotators"]
+    assert report["v2"]["test"] == EXPECTED["v2"]["test"]
+
+
+def test_the_command_shows_the_v2_figures(impossible):
+    out = StringIO()
+    call_command("human_performance", "--split", "dev", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[2] == (
+        'dev, SQuAD 2.0 (three judgments, no answer = ""): F1 68.7, EM 60.0 over 5 '
+        "questions; answerable 3: F1 81.1, EM 66.7; unanswerable 2: F1 50.0, EM 50.0; "
+        "2 without three judgments yet"
+    )
+    out = StringIO()
+    call_command("human_performance", "--split", "dev", "--json", stdout=out)
+    assert json.loads(out.getvalue())["v2"]["dev"]["NoAns_total"] == 2
+
+
+def test_the_page_shows_the_v2_figures(impossible, client):
+    admin = UserFactory(username="boss", roles=[Role.ADMIN])
+    client.force_login(admin)
+    client.cookies["django_language"] = "en"
+    html = client.get("/manage/human-performance/?split=dev").content.decode()
+    table = html[
+        html.index('id="human-performance-v2"') : html.index('id="human-performance-annotators"')
+    ]
+    row = table[table.index('data-split="dev"') :]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', row)[:8]
+    # F1 206/3, EM 60, 5 questions; answerable 730/9 / 200/3 over 3; unanswerable 50 / 50 over 2;
+    # 2 without three judgments
+    assert cells == ["68.7", "60.0", "5", "81.1 / 66.7", "3", "50.0 / 50.0", "2", "2"]
+    assert "SQuAD 2.0: with unanswerable questions" in html

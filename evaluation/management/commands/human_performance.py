@@ -9,7 +9,9 @@ def _figure(value) -> str:
 class Command(PlatformCommand):
     help = (
         "Print FQuAD's human performance: each of a question's three answers in turn against "
-        "the two others, EM and F1 with the French normalization, per split and per annotator."
+        "the two others, EM and F1 with the French normalization, per split and per annotator; "
+        'then SQuAD 2.0\'s, with unanswerable questions ("" = no answer), overall, answerable '
+        "and unanswerable."
     )
 
     def add_command_arguments(self, parser):
@@ -30,6 +32,15 @@ class Command(PlatformCommand):
                 f"{name}: F1 {_figure(row['f1'])}, EM {_figure(row['exact_match'])} over "
                 f"{row['questions']} questions; {row['skipped']} without three answers yet, "
                 f"{row['unanswerable']} marked unanswerable{beside}"
+            )
+        for name, row in result.get("v2", {}).items():
+            lines.append(
+                f'{name}, SQuAD 2.0 (three judgments, no answer = ""): F1 {_figure(row["f1"])}, '
+                f"EM {_figure(row['exact'])} over {row['total']} questions; answerable "
+                f"{row['HasAns_total']}: F1 {_figure(row['HasAns_f1'])}, "
+                f"EM {_figure(row['HasAns_exact'])}; unanswerable {row['NoAns_total']}: "
+                f"F1 {_figure(row['NoAns_f1'])}, EM {_figure(row['NoAns_exact'])}; "
+                f"{row['skipped']} without three judgments yet"
             )
         for row in result["annotators"]:
             lines.append(
