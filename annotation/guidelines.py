@@ -89,19 +89,26 @@ UNANSWERABLE = {
 # A questions campaign that also asks for some unanswerable questions on each paragraph.
 MIXED = {
     "fr": """\
-## Et {count} question(s) sans réponse
+## Et {count} sans réponse
 
-- Sur chaque paragraphe, écrivez aussi **{count} question(s) sans réponse**, marquées comme
-  telles : le paragraphe n'y répond pas, mais elles parlent de ses personnes, lieux ou dates.
+- Sur chaque paragraphe, écrivez aussi **{count} sans réponse**, en cochant « Question sans
+  réponse ».
+- Une question sans réponse parle des personnes, des lieux ou des dates du paragraphe, mais le
+  paragraphe n'y répond pas.
 - Pour chacune, sélectionnez la **réponse plausible** qu'un lecteur pressé donnerait à tort.
 """,
     "en": """\
-## And {count} unanswerable question(s)
+## And {count}
 
-- On each paragraph, also write **{count} unanswerable question(s)**, marked as such: the
-  paragraph does not answer them, but they are about its people, places or dates.
+- On each paragraph, also write **{count}**, ticking “Unanswerable question”.
+- An unanswerable question is about the paragraph's people, places or dates, but the
+  paragraph does not answer it.
 - For each, select the **plausible answer** a hasty reader would wrongly give.
 """,
+}
+MIXED_COUNT = {
+    "fr": ("{n} question", "{n} questions"),
+    "en": ("{n} unanswerable question", "{n} unanswerable questions"),
 }
 
 
@@ -126,5 +133,7 @@ def default_guidelines(
     chosen = base if base in texts else "en"
     text = texts[chosen].format(low=low, high=high, pace=_pace(seconds, chosen))
     if unanswerable and kind == "questions":
-        text += "\n" + MIXED[chosen].format(count=unanswerable)
+        singular, plural = MIXED_COUNT[chosen]
+        count = (singular if unanswerable == 1 else plural).format(n=unanswerable)
+        text += "\n" + MIXED[chosen].format(count=count)
     return text

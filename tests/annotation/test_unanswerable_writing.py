@@ -256,7 +256,10 @@ def test_campaign_settings_for_unanswerable_questions(db):
     english = default_guidelines(
         kind="questions", language="en", low=3, high=5, seconds=60, unanswerable=2
     )
-    assert "## And 2 unanswerable question(s)" in english
+    assert "## And 2 unanswerable questions" in english
+    assert "**1 question sans réponse**" in default_guidelines(
+        kind="questions", language="fr", low=3, high=5, seconds=60, unanswerable=1
+    )
 
 
 def test_the_api_takes_unanswerable_questions_and_names_a_bad_field(
