@@ -1,5 +1,6 @@
 """Journey (FQuAD 2.0): an annotator writes unanswerable questions beside a paragraph's existing
-ones, each with its plausible span selected by mouse; in a mixed campaign a box marks them."""
+ones, each with its plausible span selected by mouse, and a reviewer marks one answerable by
+selecting its answer; in a mixed campaign a box marks the unanswerable ones."""
 
 import re
 
@@ -13,6 +14,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
+from tests.e2e.test_review import drag_select_span
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -86,7 +88,7 @@ def test_an_annotator_writes_two_unanswerable_questions_with_plausible_spans(
     expect(page.locator("#question-hints")).to_contain_text("Few of its words are in the paragraph")
 
     page.locator("#question-text").fill("")
-    write(page, "Dans quelle ville la Seine se jette-t-elle ?", "Saint-Nazaire")
+    write(page, "Dans quel département la Loire prend-elle sa source ?", "mont Gerbier-de-Jonc")
     write(page, "Quelle est la largeur de la Loire à Saint-Nazaire ?", "1 006 kilomètres")
     expect(page.locator("#question-counter")).to_have_text("2 / 1–5")
     expect(page.locator("#paragraph mark.plausible-mark")).to_have_count(2)
@@ -98,7 +100,7 @@ def test_an_annotator_writes_two_unanswerable_questions_with_plausible_spans(
 
     written = list(Question.objects.filter(campaign=unanswerable).order_by("position"))
     assert [(q.text, q.is_impossible, q.sampled_for_review) for q in written] == [
-        ("Dans quelle ville la Seine se jette-t-elle ?", True, True),
+        ("Dans quel département la Loire prend-elle sa source ?", True, True),
         ("Quelle est la largeur de la Loire à Saint-Nazaire ?", True, True),
     ]
     spans = [
@@ -106,10 +108,38 @@ def test_an_annotator_writes_two_unanswerable_questions_with_plausible_spans(
         for a in Answer.objects.filter(question__in=written).order_by("question__position")
     ]
     assert spans == [
-        ("plausible", TEXT.index("Saint-Nazaire"), "Saint-Nazaire"),
+        ("plausible", TEXT.index("mont Gerbier-de-Jonc"), "mont Gerbier-de-Jonc"),
         ("plausible", TEXT.index("1 006 kilomètres"), "1 006 kilomètres"),
     ]
     assert page.console_problems == []
+
+    # A reviewer finds that the paragraph does answer the first one (Ardèche): "Actually
+    # answerable", the answer selected with the mouse; the question becomes answerable.
+    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
+    reviewer = page.context.browser.new_context(locale="en-US")
+    review = reviewer.new_page()
+    review.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    sign_in_en(review, live_server, "e2e-rev")
+    review.locator(f"form[action='/review/campaigns/{unanswerable.pk}/next/'] button").click()
+    expect(review.locator("#review-question")).to_have_text(written[0].text)
+    expect(review.locator("#paragraph mark.plausible-mark")).to_have_text("mont Gerbier-de-Jonc")
+    review.get_by_label("Actually answerable").check()
+    drag_select_span(review, TEXT, "Ardèche", "#answerable-preview")
+    review.locator("#send-review").click()
+    expect(review.locator("#review-question")).to_have_text(written[1].text)
+    first = Question.objects.get(pk=written[0].pk)
+    assert (first.is_impossible, first.status) == (False, "corrected")
+    answer = first.answers.get()
+    assert (answer.kind, answer.answer_start, answer.text) == (
+        "original",
+        TEXT.index("Ardèche"),
+        "Ardèche",
+    )
+    assert list(first.revisions.values_list("number", "is_impossible", "answer_text")) == [
+        (1, True, "mont Gerbier-de-Jonc"),
+        (2, False, "Ardèche"),
+    ]
+    reviewer.close()
 
 
 def test_a_mixed_campaign_marks_its_unanswerable_question_with_a_box(page, live_server, paragraph):
@@ -137,8 +167,8 @@ def test_a_mixed_campaign_marks_its_unanswerable_question_with_a_box(page, live_
     assert page.console_problems == []
 
 
-def sign_in_en(page, live_server):
+def sign_in_en(page, live_server, username="e2e-ann"):
     page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("e2e-ann")
+    page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
