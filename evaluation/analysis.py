@@ -4,6 +4,11 @@ Question types, answer types (spaCy French, `evaluation.answer_types`), question
 lengths in words, and the lexical overlap between a question and its paragraph (the share of
 the question's words found in the paragraph). The questions are those that count in releases
 (`annotation.selectors.questions.dataset_questions`): never a rejected one.
+
+Those figures are the answerable questions' (a v1.1 dataset's). Beside them, each split counts
+its unanswerable questions (SQuAD 2.0 / FQuAD 2.0), with their length and overlap: an
+unanswerable question that shares few words with its paragraph is trivially unanswerable, the
+kind the papers' adversarial writing avoids.
 """
 
 from __future__ import annotations
@@ -81,8 +86,20 @@ def _split_figures(split: str) -> dict:
     overlaps = [overlap(r[1], r[3]) for r in rows]
     kinds = Counter(r[2] for r in rows)
     total = len(rows) or 1
+    impossible = list(
+        dataset_questions(split=split, unanswerable=True)
+        .filter(is_impossible=True)
+        .values_list("text", "paragraph__text")
+        .iterator(chunk_size=2000)
+    )
+    impossible_overlaps = [overlap(text, paragraph) for text, paragraph in impossible]
     return {
         "questions": len(rows),
+        "answerable": len(rows),
+        "unanswerable": len(impossible),
+        "unanswerable_share": 100.0 * len(impossible) / ((len(rows) + len(impossible)) or 1),
+        "unanswerable_question_length": _summary([len(_words(t)) for t, _p in impossible]),
+        "unanswerable_overlap": _summary(impossible_overlaps),
         "question_types": {t: 100.0 * kinds[t] / total for t in QuestionType.values},
         "answer_types": {t: 100.0 * n / (len(spans) or 1) for t, n in sorted(types.items())},
         "question_length": _summary(question_lengths)

@@ -11,6 +11,10 @@ the server to accept connections before the first request; `wait_until_up` does 
 Everything that can go wrong is raised as one `PredictServerError`, whose message names the
 URL and the problem: connection refused, timeout, a status other than 200, a body that is
 not JSON, not an object of strings, or missing some of the context's qids.
+
+An empty string is a valid answer: on a SQuAD v2.0 release it says "no answer" (the official
+v2.0 script's convention; MRQA itself has no unanswerable questions), and it is scored as
+such. `null`, a number or a list is not an answer: the reply is refused, naming the qid.
 """
 
 from __future__ import annotations

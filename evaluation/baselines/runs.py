@@ -34,7 +34,7 @@ from core.inputs import check_text
 from core.jobs import job_enqueue, job_run
 from evaluation.answer_types import answer_types
 from evaluation.baselines.lexical import predict_all, predict_all_scored
-from evaluation.baselines.mrqa_client import predict_over_http
+from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import no_answer_classification, score, score_v2
@@ -183,7 +183,12 @@ def _mrqa_contexts(examples) -> list[dict]:
 
 
 def _predict_http(run, split, examples, report):
-    return predict_over_http(run.model, _mrqa_contexts(examples))
+    """Ask the server; "" is an answer like any other (no answer, on a v2.0 release)."""
+    try:
+        return predict_over_http(run.model, _mrqa_contexts(examples))
+    except PredictServerError as error:
+        _append_log(run, f"{split}: {error}")  # the run fails with it too (job_run)
+        raise
 
 
 def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:

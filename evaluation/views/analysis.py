@@ -29,6 +29,8 @@ def analysis_page(request):
         "latest": latest,
         "done": done,
         "splits": splits,
+        # SQuAD 2.0-style questions: the breakdown shows once the dataset has some.
+        "has_unanswerable": any(f.get("unanswerable") for f in splits.values()),
         "question_types": dict(QuestionType.choices),
         "answer_types": ANSWER_TYPE_LABELS,
     }

@@ -74,6 +74,31 @@ def _breakdown_rows(runs, key: str, labels: dict) -> list[dict]:
     return rows
 
 
+def _no_answer_rows(runs) -> list[dict]:
+    """Return a row per finished run and split scored the SQuAD v2.0 way: the answerable and
+    unanswerable counts, HasAns/NoAns beside overall, the no-answer classification (FQuAD
+    2.0's F1 on telling answerable from unanswerable) and the threshold learnt on dev."""
+    rows = []
+    for run in runs:
+        for split in ("dev", "test"):
+            figures = run.metrics.get(split)
+            if not figures or "no_answer" not in figures:
+                continue  # a v1.1 release's run: answerable questions only
+            rows.append(
+                {
+                    "run": run,
+                    "split": split,
+                    "figures": figures,
+                    "answerable": figures.get("HasAns_total", 0),
+                    "unanswerable": figures.get("NoAns_total", 0),
+                    "classification": figures["no_answer"],
+                    "learnt": figures.get("no_answer_threshold_from") == "dev",
+                    "threshold": figures.get("no_answer_threshold"),
+                }
+            )
+    return rows
+
+
 @admin_only
 @require_http_methods(["GET", "POST"])
 def results_page(request):
@@ -112,6 +137,7 @@ def results_page(request):
         "charts": _charts(done, human),
         "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
+        "no_answer_rows": _no_answer_rows(done),
         "kinds": BaselineRun.Kind.choices,
     }
     status = page.status if page is not None else 200

@@ -260,3 +260,19 @@ def test_wait_until_up_gives_up_after_the_time_allowed():
 def test_wait_until_up_refuses_other_urls():
     with pytest.raises(PredictServerError, match="not 'ftp'"):
         wait_until_up("ftp://127.0.0.1/", seconds=0)
+
+
+def test_an_empty_answer_is_kept_as_no_answer_and_null_is_refused(serve):
+    contexts = [
+        {"context": "Paris est en France.", "qas": [{"qid": "a", "question": "?"}]},
+        {"context": "Lyon est en France.", "qas": [{"qid": "b", "question": "?"}]},
+    ]
+    url, _ = serve(lambda body: (200, json.dumps({body["qas"][0]["qid"]: ""}).encode()))
+    assert predict_over_http(url, contexts) == {"a": "", "b": ""}
+
+    url, _ = serve(lambda body: (200, json.dumps({body["qas"][0]["qid"]: None}).encode()))
+    with pytest.raises(PredictServerError) as error:
+        predict_over_http(url, contexts)
+    assert (
+        error.value.problem == "context 1: the reply is not an object of strings (qid a: NoneType)"
+    )
