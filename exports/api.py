@@ -62,6 +62,15 @@ class ReleaseSerializer(serializers.ModelSerializer):
         return ReleaseFileSerializer(shown, many=True).data
 
 
+class StrictChoiceField(serializers.ChoiceField):
+    """A choice given as a JSON string: 2 or 2.0 is not "2.0" (DRF would turn it into one)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 class ReleaseCreateSerializer(serializers.Serializer):
     """Types only; the rules are the service's."""
 
@@ -73,6 +82,13 @@ class ReleaseCreateSerializer(serializers.Serializer):
     approved_only = serializers.BooleanField(required=False, default=False)
     include_test_answers = serializers.BooleanField(required=False, default=False)
     include_history = serializers.BooleanField(required=False, default=False)
+    squad_version = StrictChoiceField(
+        ["1.1", "2.0"],
+        required=False,
+        default="1.1",
+        help_text='"1.1": answerable questions only; "2.0": with the unanswerable questions '
+        "(SQuAD 2.0 layout; MRQA leaves them out).",
+    )
 
 
 class ReleaseViewSet(JobViewSet):

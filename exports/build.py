@@ -6,6 +6,10 @@ writers of all the requested formats, to the internal gold file, and to the data
 counts (`exports.datasheet.SheetFigures`). Every file is written while its SHA-256 and size
 are computed; the same database state and options give the same bytes (ordering in
 `exports.dataset`, deterministic writers).
+
+A release is SQuAD v1.1 (answerable questions only: the files of every release before
+unanswerable questions, byte for byte) or v2.0 (`squad_version`: the unanswerable questions
+too, in the SQuAD 2.0 layout; MRQA leaves them out; the gold file gives them `[]`).
 """
 
 from __future__ import annotations
@@ -32,10 +36,12 @@ from exports.formats.mrqa import spacy_tokenizer
 from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
+    ExportQuestion,
     PushWriter,
     json_strings,
     json_text,
 )
+from exports.formats.squad import V2_VERSION
 from exports.tokens import CachedTokenizer
 
 FORMAT_ORDER = ("squad", "hf", "mrqa")
@@ -49,6 +55,7 @@ DATASHEET = "README.md"
 MANIFEST = "manifest.json"
 
 Report = Callable[[int, str], None]
+SQUAD_VERSIONS = ("1.1", "2.0")
 
 
 @dataclass(frozen=True)
@@ -58,9 +65,15 @@ class ReleaseOptions:
     approved_only: bool = False
     include_test_answers: bool = False
     include_history: bool = False
+    squad_version: str = "1.1"  # "2.0": unanswerable questions too (SQuAD 2.0, FQuAD 2.0)
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def unanswerable(self) -> bool:
+        """Whether the release holds unanswerable questions (SQuAD v2.0)."""
+        return self.squad_version == "2.0"
 
 
 def check_options(data: dict) -> ReleaseOptions:
@@ -75,12 +88,18 @@ def check_options(data: dict) -> ReleaseOptions:
     for name in flags:
         if not isinstance(data.get(name, False), bool):
             errors[name] = [_("true or false.")]
+    squad_version = data.get("squad_version", "1.1")
+    if not isinstance(squad_version, str) or squad_version not in SQUAD_VERSIONS:
+        errors["squad_version"] = [
+            _("“1.1” (answerable questions only) or “2.0” (with unanswerable questions).")
+        ]
     if errors:
         raise ServiceError(errors)
     return ReleaseOptions(
         formats=[f for f in FORMAT_ORDER if f in formats],
         splits=[s for s in Split.values if s in splits],
         **{name: data.get(name, False) for name in flags},
+        squad_version=squad_version,
     )
 
 
@@ -127,10 +146,12 @@ class _Output:
     def __exit__(self, *error) -> None:
         self.raw.close()
 
-    def built(self, counts: ExportCounts | dict) -> BuiltFile:
-        """Close the file and describe it."""
+    def built(self, counts: ExportCounts | dict, *, unanswerable: bool = False) -> BuiltFile:
+        """Close the file and describe it (a v2.0 release's counts say how many questions are
+        unanswerable, and how many a format left out)."""
         self.raw.close()
-        counts = asdict(counts) if isinstance(counts, ExportCounts) else counts
+        if isinstance(counts, ExportCounts):
+            counts = counts.as_dict(unanswerable=unanswerable)
         digest = self.sink.digest.hexdigest()
         return BuiltFile(self.name, self.path, self.sink.size, digest, self.media_type, counts)
 
@@ -146,12 +167,19 @@ def _answers_shown(options: ReleaseOptions, split: str) -> bool:
 
 
 class _GoldWriter(PushWriter):
-    """{question id: [answer texts]} of a split, for scoring on the server only."""
+    """{question id: [answer texts]} of a split, for scoring on the server only.
+
+    An unanswerable question (v2.0) has no answer: `[]`, which the SQuAD v2.0 scoring reads as
+    "no answer is right" (the official script's gold `[""]`).
+    """
 
     media_type = "application/json"
 
+    def __init__(self, *, unanswerable: bool = False) -> None:
+        self.unanswerable = unanswerable
+
     def begin(self, out) -> None:
-        self._out, self._questions = out, 0
+        self._out, self._questions, self._impossible = out, 0, 0
         out.write(b"{")
 
     def article(self, title: str) -> None:
@@ -160,14 +188,23 @@ class _GoldWriter(PushWriter):
     def paragraph(self, paragraph: ExportParagraph) -> None:
         items = []
         for question in paragraph.questions:
-            texts = json_strings(answer.text for answer in question.answers)
+            texts = json_strings(_gold_texts(question))
             items.append(f"{', ' if self._questions else ''}{json_text(question.id)}: {texts}")
             self._questions += 1
+            self._impossible += question.is_impossible
         self._out.write("".join(items).encode())
 
     def end(self) -> dict:
         self._out.write(b"}\n")
+        if self.unanswerable:
+            return {"questions": self._questions, "unanswerable": self._impossible}
         return {"questions": self._questions}
+
+
+def _gold_texts(question: ExportQuestion):
+    if question.is_impossible:
+        return ()
+    return (answer.text for answer in question.answers)
 
 
 GOLD = "gold-{split}.json"
@@ -196,10 +233,12 @@ def _split_files(
             spacy = spacy_tokenizer()
             tokenize = CachedTokenizer(spacy, spacy.name)
             extra = {"dataset": name, "split": split, "tokenize": tokenize}
+        elif fmt == "squad" and options.unanswerable:
+            extra = {"version": V2_VERSION, "unanswerable": True}
         writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
     if with_gold:
-        writers[GOLD.format(split=split)] = _GoldWriter()
-    selection = Selection(split=split, approved_only=options.approved_only)
+        writers[GOLD.format(split=split)] = _GoldWriter(unanswerable=options.unanswerable)
+    selection = _selection(options, split)
     with ExitStack() as files:
         outputs = []
         for file_name, writer in writers.items():
@@ -213,9 +252,15 @@ def _split_files(
                 for writer in writers.values():
                     writer.paragraph(paragraph)
         return [
-            output.built(writer.end())
+            output.built(writer.end(), unanswerable=options.unanswerable)
             for output, writer in zip(outputs, writers.values(), strict=True)
         ]
+
+
+def _selection(options: ReleaseOptions, split: str) -> Selection:
+    return Selection(
+        split=split, approved_only=options.approved_only, unanswerable=options.unanswerable
+    )
 
 
 def _reporting(chunks, report: Callable[[int], None]):
@@ -230,18 +275,20 @@ def _reporting(chunks, report: Callable[[int], None]):
 def _history_lines(options: ReleaseOptions):
     """Yield one JSON line per released question: its versions and its reviews."""
     for split in options.splits:
-        selection = Selection(split=split, approved_only=options.approved_only)
-        ids = selected_questions(selection).values_list("pk", flat=True)
+        ids = selected_questions(_selection(options, split)).values_list("pk", flat=True)
         questions = (
             Question.objects.filter(pk__in=ids)
             .order_by("pk")
             .prefetch_related("revisions__editor", "reviews__reviewer", "reviews__revision")
         )
+        shown = _answers_shown(options, split)
         for question in questions.iterator(chunk_size=1000):
-            yield _history_of(question, shown=_answers_shown(options, split))
+            yield _history_of(question, shown=shown, unanswerable=options.unanswerable)
 
 
-def _history_of(question: Question, *, shown: bool) -> bytes:
+def _history_of(question: Question, *, shown: bool, unanswerable: bool = False) -> bytes:
+    """One question's line; in a v2.0 release each shown version also says whether it was
+    unanswerable (its span then being the plausible one)."""
     versions = sorted(question.revisions.all(), key=lambda v: v.number)
     reviews = sorted(question.reviews.all(), key=lambda r: (r.created_at, r.pk))
     line = {
@@ -255,6 +302,7 @@ def _history_of(question: Question, *, shown: bool) -> bytes:
                 "at": v.created_at.isoformat(),
                 "question": v.text,
                 **({"answer_start": v.answer_start, "answer_text": v.answer_text} if shown else {}),
+                **({"is_impossible": v.is_impossible} if shown and unanswerable else {}),
             }
             for v in versions
         ],
@@ -350,9 +398,9 @@ def build_release_files(
 
 def _question_totals(options: ReleaseOptions) -> dict[str, int]:
     """Return the questions of each split, for progress only (one grouped count)."""
-    questions = dataset_questions(approved_only=options.approved_only).filter(
-        paragraph__article__split__in=options.splits
-    )
+    questions = dataset_questions(
+        approved_only=options.approved_only, unanswerable=options.unanswerable
+    ).filter(paragraph__article__split__in=options.splits)
     counts = questions.order_by().values_list("paragraph__article__split").annotate(n=Count("pk"))
     return dict(counts.values_list("paragraph__article__split", "n"))
 

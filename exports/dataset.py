@@ -3,7 +3,8 @@
 A release reads each split once: the questions come ordered by article title (then id),
 paragraph position, question position and id, as plain tuples from one query (a server-side
 cursor on PostgreSQL), a chunk at a time; each chunk's paragraph texts and answers come in one
-query each. The same database state always gives the same records in the same order, and
+query each (and, in a v2.0 release, one for the plausible answers of the chunk's unanswerable
+questions). The same database state always gives the same records in the same order, and
 memory holds one chunk, never the dataset. Every writer of the release, and the datasheet's
 counts, are fed from that one pass (`exports.build`).
 """
@@ -11,7 +12,7 @@ counts, are fed from that one pass (`exports.build`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, groupby, islice
 from operator import attrgetter, itemgetter
 
@@ -20,7 +21,7 @@ from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from annotation.models import Answer, export_id
-from annotation.selectors.questions import dataset_questions, shown_answers
+from annotation.selectors.questions import dataset_questions, plausible_answers, shown_answers
 from corpus.models import Paragraph
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
 
@@ -39,16 +40,19 @@ ROW_FIELDS = (
     "paragraph__article__wave",
     "question_type",
     "campaign_id",
+    "is_impossible",
 )
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Which questions a release takes: one split, approved only or all but rejected."""
+    """Which questions a release takes: one split, approved only or all but rejected, and
+    the unanswerable ones too (`unanswerable`, a SQuAD v2.0 release) or not (v1.1)."""
 
     split: str
     approved_only: bool = False
     language: str | None = None
+    unanswerable: bool = False
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs 10x more per row
@@ -56,7 +60,9 @@ class QuestionRow:
     """One question as the pass reads it: what the files show and what the datasheet counts.
 
     `answers` are the answers a release shows, the original first; the first `originals` of
-    them are original answers (the datasheet's answer lengths count those).
+    them are original answers (the datasheet's answer lengths count those). An unanswerable
+    question (`is_impossible`) has no answers, whatever others gave on it, and its
+    `plausible` spans, the author's first.
     """
 
     pk: int
@@ -72,6 +78,8 @@ class QuestionRow:
     imported: bool
     answers: list[ExportAnswer]
     originals: int
+    is_impossible: bool = False
+    plausible: list[ExportAnswer] = field(default_factory=list)
 
 
 def selected_questions(selection: Selection) -> QuerySet:
@@ -81,7 +89,10 @@ def selected_questions(selection: Selection) -> QuerySet:
     performance and the dataset analysis.
     """
     questions = dataset_questions(
-        split=selection.split, approved_only=selection.approved_only, language=selection.language
+        split=selection.split,
+        approved_only=selection.approved_only,
+        language=selection.language,
+        unanswerable=selection.unanswerable,
     )
     return questions.order_by(
         "paragraph__article__title",
@@ -130,12 +141,27 @@ def _answers_by_question(question_pks: list[int]) -> dict[int, tuple[list[Export
     return found
 
 
+def _plausible_by_question(question_pks: list[int]) -> dict[int, list[ExportAnswer]]:
+    """Return the plausible spans of some unanswerable questions, in the order given (the
+    author's first; imported ones in the file's order)."""
+    rows = (
+        with_ids(plausible_answers(), question_pks, "question")
+        .order_by("question_id", "pk")
+        .values_list("question_id", "text", "answer_start")
+    )
+    return {
+        question_pk: [ExportAnswer(text, start) for _pk, text, start in spans]
+        for question_pk, spans in groupby(rows, key=itemgetter(0))
+    }
+
+
 def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
     """Yield the selected questions in release order, `CHUNK` at a time.
 
     One ordered query read through Django's chunked iterator (a server-side cursor on
     PostgreSQL, no model instances), plus per chunk one query for the paragraphs' texts and
-    one for the answers.
+    one for the answers (and one for the plausible spans when the chunk has unanswerable
+    questions).
     """
     questions = selected_questions(selection)
     if connection.vendor == "postgresql":  # the uuid as text: psycopg parses no UUID to print
@@ -148,7 +174,11 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
         contexts = dict(
             with_ids(Paragraph.objects.all(), {row[4] for row in chunk}).values_list("pk", "text")
         )
-        answers = _answers_by_question([row[0] for row in chunk])
+        # An unanswerable question shows no answer (an additional one given on it is a human
+        # judgment, not an answer), only its plausible spans.
+        impossible = [row[0] for row in chunk if row[10]]
+        answers = _answers_by_question([row[0] for row in chunk if not row[10]])
+        plausible = _plausible_by_question(impossible) if impossible else {}
         yield [
             QuestionRow(
                 pk,
@@ -163,6 +193,8 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
                 campaign_pk,
                 bool(source_id),
                 *answers.get(pk, ([], 0)),
+                is_impossible,
+                plausible.get(pk, []) if is_impossible else [],
             )
             for (
                 pk,
@@ -175,6 +207,7 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
                 wave,
                 question_type,
                 campaign_pk,
+                is_impossible,
             ) in chunk
         ]
 
@@ -199,7 +232,13 @@ def _paragraphs(rows: Iterable[QuestionRow], with_answers: bool) -> Iterator[Exp
         yield ExportParagraph(
             context=group[0].context,
             questions=[
-                ExportQuestion(row.id, row.text, row.answers if with_answers else [])
+                ExportQuestion(
+                    row.id,
+                    row.text,
+                    row.answers if with_answers else [],
+                    row.is_impossible,
+                    row.plausible if with_answers else [],
+                )
                 for row in group
             ],
         )

@@ -1,7 +1,9 @@
 """The release's datasheet (README.md): what is in it, how it was collected, whose text it is.
 
 The counts follow the tables of the FQuAD paper (articles, paragraphs and questions per split
-and wave); then question types, answer lengths, the collection process and the licence, with
+and wave; in a SQuAD v2.0 release, answerable and unanswerable questions as well, as the FQuAD
+2.0 and SQuAD 2.0 papers count them); then question types, answer lengths, the collection
+process (with how many unanswerable questions the MRQA files left out) and the licence, with
 the URL and revision of every article whose text the release contains (CC BY-SA attribution).
 """
 
@@ -24,7 +26,8 @@ HELD = (Split.DEV, Split.TEST)  # the splits whose questions get additional answ
 class _Split:
     """What the datasheet says of one split, counted row by row."""
 
-    waves: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
+    # wave -> [articles, paragraphs, questions, unanswerable questions]
+    waves: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0]))
     types: Counter = field(default_factory=Counter)
     answer_words: Counter = field(default_factory=Counter)  # words of an answer -> answers
 
@@ -34,6 +37,7 @@ class _Part:
     """What the collection process says of the questions written here, or of the imported."""
 
     by_split: Counter = field(default_factory=Counter)
+    unanswerable: int = 0
     campaigns: set = field(default_factory=set)
     verdicts: Counter = field(default_factory=Counter)  # verdict -> questions given it
     held: int = 0  # dev and test questions
@@ -67,7 +71,7 @@ class SheetFigures:
         for chunk in chunks:
             part_of = {}
             for row in chunk:
-                wave = figures.waves[row.wave]  # [articles, paragraphs, questions]
+                wave = figures.waves[row.wave]  # [articles, paragraphs, questions, unansw.]
                 if row.article_id != article:  # rows come article by article
                     article = row.article_id
                     wave[0] += 1
@@ -76,11 +80,13 @@ class SheetFigures:
                     paragraph = row.paragraph_id
                     wave[1] += 1
                 wave[2] += 1
+                wave[3] += row.is_impossible
                 figures.types[row.question_type] += 1
                 for answer in row.answers[: row.originals]:
                     figures.answer_words[len(answer.text.split())] += 1
                 part = part_of[row.pk] = parts[row.imported]
                 part.by_split[split] += 1
+                part.unanswerable += row.is_impossible
                 part.campaigns.add(row.campaign_id)
             self._reviews(part_of)
             if split in HELD:
@@ -118,11 +124,24 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _counts(figures: SheetFigures, options) -> list[list]:
+    """Per split and wave: articles, paragraphs, questions (and in a v2.0 release, how many
+    of those are answerable and unanswerable)."""
     rows = []
+    v2 = _unanswerable_release(options)
     for split in options.splits:
         waves = figures.splits[split].waves
-        rows += [[split, wave, *waves[wave]] for wave in sorted(waves)]
+        for wave in sorted(waves):
+            articles, paragraphs, questions, impossible = waves[wave]
+            row = [split, wave, articles, paragraphs, questions]
+            rows.append(row + [questions - impossible, impossible] if v2 else row)
     return rows
+
+
+def _unanswerable_release(options) -> bool:
+    return getattr(options, "squad_version", "1.1") == "2.0"
+
+
+COUNT_COLUMNS = ["split", "wave", "articles", "paragraphs", "questions"]
 
 
 def _types(figures: SheetFigures, options) -> list[list]:
@@ -211,6 +230,22 @@ def _campaigns(part: _Part, order: str):
     return with_ids(Campaign.objects.all(), part.campaigns).order_by(order)
 
 
+def _unanswerable_said(part: _Part) -> list[str]:
+    """Say how many of these questions are unanswerable (only a v2.0 release has any)."""
+    if not part.unanswerable:
+        return []
+    return [
+        "",
+        f"{_n(part.unanswerable, 'question')} of them {_are(part.unanswerable)} unanswerable: "
+        "the paragraph does not answer them, and their files give no answer but a plausible "
+        "one, the span a careless reader would give (SQuAD 2.0's `plausible_answers`).",
+    ]
+
+
+def _are(count: int) -> str:
+    return "is" if count == 1 else "are"
+
+
 def _written_part(part: _Part) -> list[str]:
     lines = [
         "### Written on the platform",
@@ -220,6 +255,7 @@ def _written_part(part: _Part) -> list[str]:
         "to annotators, one paragraph to one annotator, who wrote questions and selected for "
         "each the smallest span of the paragraph that answers it (offsets are Python code "
         "points).",
+        *_unanswerable_said(part),
     ]
     for c in _campaigns(part, "pk"):
         lines.append(
@@ -243,6 +279,7 @@ def _imported_part(part: _Part) -> list[str]:
         "was moved to its text when that occurs once in the paragraph, and otherwise left out. "
         "They were not written on this platform: how they were collected is the source "
         "dataset's own account.",
+        *_unanswerable_said(part),
         "",
         _reviewed(part),
     ]
@@ -250,7 +287,28 @@ def _imported_part(part: _Part) -> list[str]:
     return lines + ([again, ""] if again else [""])
 
 
-def _process(figures: SheetFigures, options) -> list[str]:
+def _left_out_of_mrqa(options, files) -> list[str]:
+    """Say how many unanswerable questions the MRQA files left out (MRQA has none)."""
+    if not _unanswerable_release(options) or "mrqa" not in options.formats:
+        return []
+    left = [
+        (f.name, f.counts.get("left_out", 0))
+        for f in files
+        if f.name.startswith("mrqa-") and f.counts.get("left_out")
+    ]
+    total = sum(count for _name, count in left)
+    detail = ", ".join(f"{count} from {name}" for name, count in left)
+    said = f"{total} unanswerable questions ({detail})" if total else "no question"
+    return [
+        "MRQA has no unanswerable questions: the MRQA files leave them out, and a paragraph "
+        f"left with none; they left out {said}. A split whose answers are held back keeps "
+        "every question in its MRQA file, without answers, so that nothing tells which ones "
+        "are unanswerable.",
+        "",
+    ]
+
+
+def _process(figures: SheetFigures, options, files=()) -> list[str]:
     """Say what really happened to the release's questions, part by part."""
     lines = ["## Collection process", ""]
     if figures.parts["written"].questions:
@@ -265,7 +323,7 @@ def _process(figures: SheetFigures, options) -> list[str]:
             "the answers stay on the platform to score submissions.",
             "",
         ]
-    return lines
+    return lines + _left_out_of_mrqa(options, files)
 
 
 def _attribution(article: Article) -> list:
@@ -285,9 +343,10 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     """Return the release's README.md, from the figures the build gathered."""
     lines = [f"# {_cell(name)} {_cell(version)}", ""]
     lines += ["## Contents", ""]
-    lines += _table(
-        ["split", "wave", "articles", "paragraphs", "questions"], _counts(figures, options)
+    columns = COUNT_COLUMNS + (
+        ["answerable", "unanswerable"] if _unanswerable_release(options) else []
     )
+    lines += _table(columns, _counts(figures, options))
     lines += ["## Files", ""]
     lines += _table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
     lines += ["## Question types (% of questions)", ""]
@@ -296,7 +355,7 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += _table(
         ["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options)
     )
-    lines += _process(figures, options)
+    lines += _process(figures, options, files)
     lines += [
         "## Licence and attribution",
         "",

@@ -4,9 +4,15 @@ from django.utils.translation import gettext_lazy as _
 from corpus.models import Split
 
 FORMAT_CHOICES = [
-    ("squad", _("SQuAD v1.1 JSON")),
+    ("squad", _("SQuAD JSON")),
     ("hf", _("Hugging Face JSON lines")),
     ("mrqa", _("MRQA (.jsonl.gz, spaCy tokens)")),
+]
+
+
+SQUAD_VERSION_CHOICES = [
+    ("1.1", _("1.1: answerable questions only")),
+    ("2.0", _("2.0: with the unanswerable questions")),
 ]
 
 
@@ -42,3 +48,18 @@ class ReleaseForm(forms.Form):
     include_history = forms.BooleanField(
         label_suffix="", label=_("Include the review history (history.jsonl)"), required=False
     )
+    squad_version = forms.ChoiceField(
+        label=_("SQuAD version"),
+        choices=SQUAD_VERSION_CHOICES,
+        widget=forms.RadioSelect,
+        initial="1.1",
+        required=False,
+        help_text=_(
+            "v2.0 adds the unanswerable questions (SQuAD 2.0, FQuAD 2.0) to the SQuAD and "
+            "Hugging Face files; MRQA leaves them out."
+        ),
+    )
+
+    def clean_squad_version(self) -> str:
+        """Left out (an older form), it is 1.1."""
+        return self.cleaned_data["squad_version"] or "1.1"

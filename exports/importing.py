@@ -14,6 +14,10 @@ One file is imported in one transaction: all of it, or nothing.
 - An answer whose text is not at its `answer_start` is moved to its text when that occurs
   exactly once in the paragraph (reported as repaired), else kept as given and flagged
   `misaligned` (listed, left out of releases and scores).
+- SQuAD 2.0 files (FQuAD 2.0…): a question with `"is_impossible": true` is stored as an
+  unanswerable question, its `plausible_answers` as answers of kind `plausible` (the first by
+  `squad-import`, the others by `squad-import-2`…, as answers are), checked and repaired or
+  flagged the same way. One without plausible answers is stored too, as it was given.
 - A question whose id is already in the platform, or earlier in the file, is a duplicate: it is
   listed and not stored again, so a file can be imported twice safely. Malformed entries, and
   questions the platform cannot hold (no answer, an id past 200 characters, NUL characters),
@@ -65,7 +69,9 @@ class ImportReport:
     paragraphs_created: int = 0
     paragraphs_matched: int = 0
     questions_imported: int = 0
-    answers_imported: int = 0
+    answers_imported: int = 0  # answers of answerable questions
+    unanswerable_imported: int = 0  # of the questions imported (SQuAD 2.0 `is_impossible`)
+    plausible_imported: int = 0  # their plausible answers
     duplicates: list[str] = field(default_factory=list)  # ids not stored again
     repaired: list[dict] = field(default_factory=list)  # {"id", "from", "to"}
     misaligned: list[dict] = field(default_factory=list)  # {"id", "answer_start", "text"}
@@ -148,6 +154,8 @@ def _store(groups, *, file, language, wave, split, seed, report) -> None:
     ]
     imported = questions_import(source=file, language=language, questions=questions)
     report.questions_imported, report.answers_imported = imported.questions, imported.answers
+    report.unanswerable_imported = imported.unanswerable
+    report.plausible_imported = imported.plausible
     corpus_analyze()
 
 
@@ -218,9 +226,10 @@ def _question_problem(question: ExportQuestion) -> str:
     """Say why the platform cannot hold a question that the reader accepted, or return ""."""
     if len(question.id) > MAX_SOURCE_ID:
         return f"the id is longer than {MAX_SOURCE_ID} characters"
-    if not question.answers:
+    if not question.answers and not question.is_impossible:
         return "no answer (the platform keeps answered questions only)"
-    texts = [question.id, question.question, *(answer.text for answer in question.answers)]
+    spans = question.plausible_answers if question.is_impossible else question.answers
+    texts = [question.id, question.question, *(answer.text for answer in spans)]
     if any(has_bad_characters(text) for text in texts):
         return "the question or an answer holds NUL or broken Unicode"
     return ""
@@ -231,12 +240,15 @@ def _question_problem(question: ExportQuestion) -> str:
 
 
 def _imported(paragraph, question: ExportQuestion, report: ImportReport) -> ImportedQuestion:
-    """Return a question of the file as the annotation app imports it, its answers checked."""
+    """Return a question of the file as the annotation app imports it, its answers (the
+    plausible ones of an unanswerable question) checked."""
+    spans = question.plausible_answers if question.is_impossible else question.answers
     return ImportedQuestion(
         paragraph=paragraph,
         id=question.id,
         text=question.question,
-        answers=[_answer(paragraph.text, question, given, report) for given in question.answers],
+        answers=[_answer(paragraph.text, question, given, report) for given in spans],
+        is_impossible=question.is_impossible,
     )
 
 

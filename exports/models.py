@@ -41,8 +41,8 @@ class Release(CreatedBy, Job):
 
     @property
     def squad_version(self) -> str:
-        """"1.1" (answerable questions only) or "2.0" (with unanswerable ones): the dataset's
-        kind, chosen when the release is made (`options["squad_version"]`)."""
+        """The dataset's kind, chosen when the release is made (`options["squad_version"]`):
+        "1.1" (answerable questions only) or "2.0" (with unanswerable ones)."""
         return self.options.get("squad_version", "1.1")
 
     @property

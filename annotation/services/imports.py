@@ -5,7 +5,9 @@ The questions go to an inactive questions campaign named after the file, keep th
 `source_id`, and are stored like written ones (`questions_store`). The first answer is the
 original one, of the account `squad-import`; the others are additional answers of
 `squad-import-2`, `squad-import-3`…, since one person gives at most one answer per question.
-The caller leaves out the questions whose id is already in the platform
+An unanswerable question (SQuAD 2.0 `is_impossible`) keeps its plausible answers the same way,
+as answers of kind `plausible` (the first by `squad-import`, then `squad-import-2`…); it may
+have none. The caller leaves out the questions whose id is already in the platform
 (`annotation.selectors.questions.source_ids_stored`); should another import store one
 meanwhile, the unique `source_id` refuses it and the transaction rolls back.
 """
@@ -41,13 +43,16 @@ class ImportedQuestion:
     paragraph: Paragraph
     id: str  # its id in the dataset
     text: str  # verbatim: a dataset continued here must come back as it was
-    answers: list[ImportedAnswer]  # the first is the original answer
+    answers: list[ImportedAnswer]  # the first is the original answer (or plausible ones)
+    is_impossible: bool = False  # unanswerable: `answers` are its plausible answers
 
 
 @dataclass
 class QuestionsImported:
     questions: int = 0
-    answers: int = 0
+    answers: int = 0  # of answerable questions
+    unanswerable: int = 0  # questions
+    plausible: int = 0  # answers of unanswerable questions
 
 
 def questions_import(
@@ -62,7 +67,7 @@ def questions_import(
     if not questions:
         return result
     campaign = _campaign_ensure(source, language)
-    most = max(len(question.answers) for question in questions)
+    most = max(1, *(len(question.answers) for question in questions))
     users = holder_accounts_ensure(
         usernames=[IMPORT_USER] + [f"{IMPORT_USER}-{n}" for n in range(2, most + 1)]
     )
@@ -73,12 +78,13 @@ def questions_import(
             position=position,
             text=question.text,
             source_id=question.id,
+            is_impossible=question.is_impossible,
             answers=[
                 NewAnswer(
                     author_id=users[index].pk,
                     answer_start=answer.answer_start,
                     text=answer.text,
-                    kind=Answer.Kind.ORIGINAL if index == 0 else Answer.Kind.ADDITIONAL,
+                    kind=_kind(question, index),
                     misaligned=answer.misaligned,
                 )
                 for index, answer in enumerate(question.answers)
@@ -88,8 +94,19 @@ def questions_import(
     ]
     questions_store(campaign=campaign, questions=new)
     result.questions = len(new)
-    result.answers = sum(len(question.answers) for question in new)
+    for question in new:
+        if question.is_impossible:
+            result.unanswerable += 1
+            result.plausible += len(question.answers)
+        else:
+            result.answers += len(question.answers)
     return result
+
+
+def _kind(question: ImportedQuestion, index: int) -> str:
+    if question.is_impossible:
+        return Answer.Kind.PLAUSIBLE
+    return Answer.Kind.ORIGINAL if index == 0 else Answer.Kind.ADDITIONAL
 
 
 def _positions(questions: list[ImportedQuestion]) -> list[int]:

@@ -21,6 +21,12 @@ text in the context: `char_spans` are inclusive, `context[start:end + 1] == text
 `token_spans` entry is the inclusive range of the context tokens that overlap that occurrence.
 `answers` lists every answer's raw text, repeats included. Offsets count code points.
 
+MRQA has no unanswerable questions: the writer leaves out every question marked
+`is_impossible` (and a paragraph left with no question), and counts them in
+`ExportCounts.left_out`. Without answers (a held-back split) it keeps them, as the SQuAD and
+HF files of that split do: none of its questions shows an answer, and leaving some out would
+tell which ones cannot be answered.
+
 The task tokenized with spaCy; so do we by default (`spacy_tokenizer`, the `fr_core_news_sm`
 tokenizer alone). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
 such as `simple_tokenizer`, which needs nothing installed; one that also has a
@@ -90,6 +96,7 @@ class MrqaWriter(PushWriter):
             lambda texts: [tokenize(text) for text in texts]
         )
         self._counts, self._batch = ExportCounts(), []
+        self._wrote, self._skipped = False, False  # of the current article's paragraphs
         self._stream = gzip.GzipFile(fileobj=out, mode="wb", mtime=0, filename="")
         # One worker runs the writes in the order given; it ends with the writer if an
         # error stops the export (an idle pool's thread exits once the pool is collected).
@@ -98,9 +105,24 @@ class MrqaWriter(PushWriter):
         self._write(encode_json(header) + b"\n")
 
     def article(self, title: str) -> None:
+        self._uncount_emptied_article()
         self._counts.articles += 1
 
+    def _uncount_emptied_article(self) -> None:
+        """An article whose every paragraph was left out (unanswerable only) is not in the file."""
+        if self._skipped and not self._wrote:
+            self._counts.articles -= 1
+        self._wrote, self._skipped = False, False
+
     def paragraph(self, paragraph: ExportParagraph) -> None:
+        if self.include_answers and any(q.is_impossible for q in paragraph.questions):
+            answerable = [q for q in paragraph.questions if not q.is_impossible]
+            self._counts.left_out += len(paragraph.questions) - len(answerable)
+            if not answerable:
+                self._skipped = True
+                return
+            paragraph = ExportParagraph(paragraph.context, answerable, paragraph.id)
+        self._wrote = True
         self._batch.append(paragraph)
         self._counts.add_paragraph(paragraph, with_answers=self.include_answers)
         if len(self._batch) >= BATCH:
@@ -108,6 +130,7 @@ class MrqaWriter(PushWriter):
 
     def end(self) -> ExportCounts:
         """Write what is left, close the gzip stream (not `out`); return the counts."""
+        self._uncount_emptied_article()
         self._flush()
         while self._queued:
             self._queued.popleft().result()

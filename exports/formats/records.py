@@ -28,11 +28,18 @@ class ExportAnswer:
 
 @dataclass(frozen=True, slots=True)
 class ExportQuestion:
-    """One question with its answers (none for a held-back split)."""
+    """One question with its answers (none for a held-back split).
+
+    An unanswerable question (SQuAD 2.0, FQuAD 2.0: `is_impossible`) has no answers; its
+    `plausible_answers` are the spans a careless reader would give. The defaults are an
+    answerable question, which is all a SQuAD v1.1 dataset holds.
+    """
 
     id: str
     question: str
     answers: list[ExportAnswer] = field(default_factory=list)
+    is_impossible: bool = False
+    plausible_answers: list[ExportAnswer] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,19 +61,40 @@ class ExportArticle:
 
 @dataclass(slots=True)
 class ExportCounts:
-    """Tally what a writer wrote, for a release's manifest."""
+    """Tally what a writer wrote, for a release's manifest.
+
+    `unanswerable` counts the unanswerable questions among `questions`; `left_out` the
+    unanswerable questions a format cannot hold (MRQA) and did not write. `as_dict` gives
+    the four counts of a v1.1 file, and these two as well for a v2.0 one.
+    """
 
     articles: int = 0
     paragraphs: int = 0
     questions: int = 0
     answers: int = 0
+    unanswerable: int = 0
+    left_out: int = 0
 
     def add_paragraph(self, paragraph: ExportParagraph, *, with_answers: bool = True) -> None:
         """Count one written paragraph with its questions, and its answers if they were written."""
         self.paragraphs += 1
-        self.questions += len(paragraph.questions)
+        questions = paragraph.questions
+        self.questions += len(questions)
+        self.unanswerable += sum(question.is_impossible for question in questions)
         if with_answers:
-            self.answers += sum(len(question.answers) for question in paragraph.questions)
+            self.answers += sum(len(question.answers) for question in questions)
+
+    def as_dict(self, *, unanswerable: bool = False) -> dict[str, int]:
+        """The counts a manifest lists: with `unanswerable` (a v2.0 release), the two above."""
+        counts = {
+            "articles": self.articles,
+            "paragraphs": self.paragraphs,
+            "questions": self.questions,
+            "answers": self.answers,
+        }
+        if unanswerable:
+            counts |= {"unanswerable": self.unanswerable, "left_out": self.left_out}
+        return counts
 
 
 class FormatWriter(Protocol):

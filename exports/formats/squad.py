@@ -1,4 +1,4 @@
-"""SQuAD v1.1 JSON: a streaming writer, a tolerant reader, and answer-offset checks.
+"""SQuAD v1.1 and v2.0 JSON: a streaming writer, a tolerant reader, and answer-offset checks.
 
 The format is the one published with SQuAD (Rajpurkar et al., "SQuAD: 100,000+ Questions for
 Machine Comprehension of Text", EMNLP 2016; files and the official `evaluate-v1.1.py` script at
@@ -12,6 +12,14 @@ https://rajpurkar.github.io/SQuAD-explorer/), and used as is by FQuAD and PIAF:
 
 `answer_start` is the offset of the answer in `context`, counted in Unicode code points (what
 Python's `str` indexes). A held-back test split keeps its questions with `"answers": []`.
+
+SQuAD v2.0 (Rajpurkar, Jia and Liang, "Know What You Don't Know: Unanswerable Questions for
+SQuAD", ACL 2018; the files train-v2.0.json and dev-v2.0.json on the same page), which FQuAD 2.0
+follows, adds unanswerable questions: `"version": "v2.0"`, every qa has `"is_impossible"`, and
+an unanswerable one has `"answers": []` and `"plausible_answers"` (same shape as `answers`:
+the spans a careless reader would give). The writer writes that layout with
+`unanswerable=True` (keys in the order id, question, answers, is_impossible, then
+plausible_answers on an unanswerable question); the reader reads both.
 
 The writer renders the envelope by hand and each paragraph with `json.dumps`, so its memory
 does not grow with the dataset; the output equals `json.dumps` of the whole document.
@@ -45,16 +53,28 @@ from exports.formats.records import (
 # Writer
 
 
+V2_VERSION = "v2.0"  # what the official SQuAD 2.0 files give as "version"
+
+
 class SquadWriter(PushWriter):
-    """Write articles as one SQuAD v1.1 JSON document, paragraph by paragraph."""
+    """Write articles as one SQuAD JSON document, paragraph by paragraph.
+
+    By default the v1.1 layout; with `unanswerable=True` the v2.0 one (`is_impossible` on
+    every qa, `plausible_answers` on the unanswerable ones). Without answers (a held-back
+    split) both write `{"id", "question", "answers": []}` only: whether a question can be
+    answered is half of what a v2.0 test scores, so it stays held back with the answers.
+    """
 
     name = "squad"
     extension = ".json"
     media_type = "application/json"
 
-    def __init__(self, *, version: str = "1.1", include_answers: bool = True) -> None:
+    def __init__(
+        self, *, version: str = "1.1", include_answers: bool = True, unanswerable: bool = False
+    ) -> None:
         self.version = version
         self.include_answers = include_answers
+        self.unanswerable = unanswerable
 
     def begin(self, out: BinaryIO) -> None:
         """Write the envelope's opening; articles follow."""
@@ -84,12 +104,21 @@ class SquadWriter(PushWriter):
         return {"context": paragraph.context, "qas": [self._qa(q) for q in paragraph.questions]}
 
     def _qa(self, question: ExportQuestion) -> dict[str, Any]:
-        answers = question.answers if self.include_answers else []
-        return {
+        if not self.include_answers:
+            return {"id": question.id, "question": question.question, "answers": []}
+        qa = {
             "id": question.id,
             "question": question.question,
-            "answers": [{"text": a.text, "answer_start": a.answer_start} for a in answers],
+            "answers": [{"text": a.text, "answer_start": a.answer_start} for a in question.answers],
         }
+        if self.unanswerable:
+            qa["is_impossible"] = question.is_impossible
+            if question.is_impossible:
+                qa["plausible_answers"] = [
+                    {"text": a.text, "answer_start": a.answer_start}
+                    for a in question.plausible_answers
+                ]
+        return qa
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,6 +156,9 @@ def read_squad(
     Each skipped entry is passed to `on_problem` (by default, issued as a `SquadFormatWarning`).
     A missing "version", extra keys and integer ids (turned into strings) are accepted. An
     entry is skipped whole: a question with one bad answer is dropped, not kept half-answered.
+    SQuAD 2.0 entries are read too: a qa with `"is_impossible": true` is an unanswerable
+    question (no answers allowed) with its `plausible_answers` (optional, each checked like an
+    answer); `plausible_answers` on an answerable question are ignored.
     Raise `SquadFormatError` at once if the file is not JSON or has no "data" list.
     """
     return _articles(_load_data(source), _Reader(on_problem or _warn))
@@ -220,20 +252,42 @@ class _Reader:
         text = raw.get("question")
         if not isinstance(text, str) or not text.strip():
             return self.problem(where, f'"question" must be a non-empty string, found {text!r}')
+        impossible = raw.get("is_impossible", False)
+        if not isinstance(impossible, bool):
+            message = f'"is_impossible" must be true or false, found {_kind(impossible)}'
+            return self.problem(where, message)
         answers = self.answers(raw.get("answers"), where)
         if answers is None:
             return None
+        plausible = []
+        if impossible:
+            if answers:
+                message = "an unanswerable question (is_impossible) cannot have answers"
+                return self.problem(where, message)
+            plausible = self.answers(
+                raw.get("plausible_answers", []), where, "plausible_answers", "plausible answer"
+            )
+            if plausible is None:
+                return None
         self.seen_ids[qa_id] = where
-        return ExportQuestion(id=qa_id, question=text, answers=answers)
+        return ExportQuestion(
+            id=qa_id,
+            question=text,
+            answers=answers,
+            is_impossible=impossible,
+            plausible_answers=plausible,
+        )
 
-    def answers(self, raw: Any, where: str) -> list[ExportAnswer] | None:
+    def answers(
+        self, raw: Any, where: str, key: str = "answers", noun: str = "answer"
+    ) -> list[ExportAnswer] | None:
         if not isinstance(raw, list):
-            return self.problem(where, f'"answers" must be a list, found {_kind(raw)}')
+            return self.problem(where, f'"{key}" must be a list, found {_kind(raw)}')
         answers = []
         for index, raw_answer in enumerate(raw):
             message = _answer_problem(raw_answer)
             if message:
-                return self.problem(f"{where}, answer {index}", message)
+                return self.problem(f"{where}, {noun} {index}", message)
             answers.append(ExportAnswer(raw_answer["text"], raw_answer["answer_start"]))
         return answers
 

@@ -821,6 +821,7 @@ def test_the_manifest_lists_every_other_file_with_the_digest_of_its_stored_bytes
         "approved_only": False,
         "include_test_answers": False,
         "include_history": True,
+        "squad_version": "1.1",
     }
     listed = [entry["name"] for entry in manifest["files"]]
     assert sorted(listed) == sorted(set(file_names(release)) - {"manifest.json"})
@@ -1016,6 +1017,7 @@ def test_options_are_stored_in_canonical_order(boss):
         "approved_only": False,
         "include_test_answers": False,
         "include_history": False,
+        "squad_version": "1.1",
     }
     assert (release.status, release.attempts, release.created_by) == ("pending", 0, boss)
 

@@ -8,7 +8,8 @@ from exports.importing import squad_import
 
 class Command(PlatformCommand):
     help = (
-        "Import the questions and answers of a SQuAD-format .json file, with its articles and "
+        "Import the questions and answers of a SQuAD-format .json file (v1.1, or v2.0 with "
+        "unanswerable questions and their plausible answers), with its articles and "
         "paragraphs, in one transaction. Questions already imported (same id) are skipped, so "
         "a file can be imported again safely."
     )
@@ -43,7 +44,13 @@ class Command(PlatformCommand):
         splits = ", ".join(f"{k} {v}" for k, v in result["splits"].items()) or "none"
         lines = [
             f"{result['questions_imported']} questions and {result['answers_imported']} answers "
-            f"imported.",
+            f"imported"
+            + (
+                f", {result['unanswerable_imported']} of the questions unanswerable (with "
+                f"{result['plausible_imported']} plausible answers)."
+                if result.get("unanswerable_imported")
+                else "."
+            ),
             f"Articles: {result['articles_created']} created ({splits}), "
             f"{result['articles_matched']} already there. Paragraphs: "
             f"{result['paragraphs_created']} created, {result['paragraphs_matched']} already "
