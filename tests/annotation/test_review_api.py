@@ -656,6 +656,7 @@ def test_human_performance_api_shape(admin_user):
     assert response.status_code == 200
     assert response.json() == {
         "splits": {},
+        "v2": {},
         "annotators": [],
         "paper": {
             "dev": {"f1": 92.1, "exact_match": 78.3},
