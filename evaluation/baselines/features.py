@@ -150,7 +150,8 @@ def prepare_train_features(
     """Return the training windows of ``examples`` with their start/end token labels.
 
     A window that does not hold the whole first answer is labelled with the CLS token's index
-    at both ends, as BERT's SQuAD recipe does.
+    at both ends, as BERT's SQuAD recipe does; so is every window of an unanswerable question
+    (``answers.text`` empty: SQuAD 2.0's null answer).
     """
     encoding = _encode_windows(tokenizer, examples, max_length, stride)
     features = _model_inputs(encoding, tokenizer)

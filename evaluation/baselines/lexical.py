@@ -25,6 +25,10 @@ Ties, frequent between nested spans, go to Richardson's distance-based variant (
 the fewer tokens between the candidate and the nearest question word, the better), then to the
 shorter span, then to the earlier one.
 
+On a SQuAD v2.0 release the baseline may say "no answer": `predict_all_scored` gives each
+span its window score, and a run answers "" where the score is below a bar learnt on dev
+(`evaluation.baselines.no_answer`, docs/baselines-v2.md); an off-topic question scores 0.
+
 Tokens are lower-cased words and numbers from a regular expression; the French stop words are
 the small fixed list below. Nothing is rescanned: a context's tokens, sentences, weights and
 candidates are computed once for all its questions; per question, the window sums of each
