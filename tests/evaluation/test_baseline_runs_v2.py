@@ -294,7 +294,9 @@ def test_a_v1_release_page_has_no_unanswerable_table(client):
     from tests.evaluation.test_baseline_runs import make_release
 
     release = make_release(include_test_answers=True)
-    run_here(release, "lexical")
+    run = run_here(release, "lexical")
+    assert set(run.metrics["dev"]) == {"exact_match", "f1", "total", "missing"}  # as before
+    assert "threshold" not in run.log
     client.force_login(release.created_by)
     html = client.get(f"/manage/results/?release={release.pk}").content.decode()
     assert 'id="results-table"' in html and 'id="no-answer-table"' not in html
@@ -350,3 +352,17 @@ def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(tmp_
     assert dev["f1"] >= 50.0
     assert f"dev F1 {dev['f1']:.2f} with it" in run.log
     assert "step 3/3" in run.log
+
+
+@pytest.mark.django_db
+def test_the_api_shows_a_v2_run_with_its_breakdown():
+    from rest_framework.test import APIClient
+
+    release = make_v2_release(include_test_answers=True)
+    run = run_here(release, "lexical")
+    api = APIClient()
+    api.force_authenticate(release.created_by)
+    body = api.get(f"/api/v1/baseline-runs/{run.pk}/").json()
+    dev = body["metrics"]["dev"]
+    assert (dev["HasAns_total"], dev["NoAns_total"], dev["no_answer"]["f1"]) == (2, 2, 80.0)
+    assert dev["no_answer_threshold"] == -TWO_LOG2
