@@ -520,6 +520,8 @@ class RejectReason(models.TextChoices):
     NOT_A_QUESTION = "not_a_question", _("not a question, or not understandable")
     WRONG_ANSWER = "wrong_answer", _("the answer is wrong")
     NOT_ANSWERED = "not_answered", _("the paragraph does not answer it")
+    # An unanswerable question must still be about the paragraph (SQuAD 2.0, FQuAD 2.0).
+    OFF_TOPIC = "off_topic", _("off-topic: shares nothing with the paragraph")
     COPIED = "copied", _("copies the paragraph")
     AMBIGUOUS = "ambiguous", _("ambiguous: several answers fit")
     OUTSIDE_KNOWLEDGE = "outside_knowledge", _("needs knowledge outside the paragraph")

@@ -390,6 +390,27 @@ def test_reject_an_unanswerable_question_but_not_for_being_unanswered(
     assert not dataset_questions(unanswerable=True).filter(pk=fresh.pk).exists()
 
 
+def test_an_off_topic_question_is_rejected_as_such(client, unanswerable, writing, reviewer):
+    lease = claim(writing, reviewer, unanswerable[0])
+    client.force_login(reviewer)
+    client.cookies["django_language"] = "en"
+    html = page(client.get(f"/review/leases/{lease.pk}/"))
+    options = {
+        dict(e.attributes)["value"]: text_of(e)
+        for e in find_all(by_id(html, "reject-reason"))
+        if e.name == "option"
+    }
+    assert options["off_topic"] == "off-topic: shares nothing with the paragraph"
+    response = client.post(
+        f"/review/leases/{lease.pk}/",
+        {"verdict": "reject", "reason": "off_topic", "seconds_spent": "4"},
+    )
+    assert response.status_code == 302
+    review = Review.objects.get()
+    assert (review.verdict, review.reason) == ("reject", "off_topic")
+    assert Question.objects.get(pk=unanswerable[0].pk).status == "rejected"
+
+
 def test_the_verdicts_on_an_answerable_question_are_unchanged(
     writing, paragraphs, annotators, reviewer
 ):
@@ -821,7 +842,9 @@ def test_one_says_no_answer_and_another_answers_the_same_unanswerable_question(
 
 def normalized(html: str, question, lease) -> str:
     """The answer page without what differs from one question to the next by nature."""
-    html = html.replace(escape(question.text), "QUESTION").replace(f"/leases/{lease.pk}/", "/leases/N/")
+    html = html.replace(escape(question.text), "QUESTION").replace(
+        f"/leases/{lease.pk}/", "/leases/N/"
+    )
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
     return re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
 
@@ -855,3 +878,36 @@ def test_the_answer_page_and_the_claim_api_do_not_tell_an_unanswerable_question_
 
 def test_a_campaign_kind_is_one_of_the_writing_kinds():
     assert set(Campaign.WRITING_KINDS) == {"questions", "unanswerable"}
+
+
+# Quality: the verdict answerable counts as a correction
+
+
+def test_quality_counts_an_answerable_verdict_as_corrected(
+    client, unanswerable, writing, reviewer, admin_user
+):
+    verdicts = [
+        {"verdict": "approve"},
+        {"verdict": "answerable", "answer_start": MONT, "answer_text": "mont Gerbier-de-Jonc"},
+        {"verdict": "reject", "reason": "not_a_question"},
+    ]
+    for question, data in zip(unanswerable, verdicts, strict=True):
+        review_submit(lease=claim(writing, reviewer, question), data=data | {"seconds_spent": 5})
+    rows = api_for(admin_user).get(f"/api/v1/quality/?campaign={writing.pk}").json()
+    assert [
+        (
+            r["annotator"],
+            r["questions"],
+            r["reviewed"],
+            r["approved_pct"],
+            r["corrected_pct"],
+            r["rejected_pct"],
+            r["median_seconds"],
+        )
+        for r in rows
+    ] == [("ann0", 3, 3, 33.3, 33.3, 33.3, 50.0)]
+    client.force_login(reviewer)
+    html = page(client.get(f"/manage/quality/?campaign={writing.pk}"))
+    options = [text_of(e) for e in find_all(by_id(html, "quality-campaign")) if e.name == "option"]
+    assert "Sans réponse" in options  # an unanswerable campaign is one to pick
+    assert len(find_all(html, id="quality-answerable")) == 1
