@@ -6,10 +6,19 @@ language, and only the figures are stored and shown: the answers never leave the
 The leaderboard of a split lists the best submissions (`evaluation.selectors`: a bounded top,
 read from an index) beside the release's newest baseline runs and the human performance
 measured on the questions in the database (the stored figure the page read, `evaluation.human`).
+
+A SQuAD v2.0 release (`release.squad_version == "2.0"`: gold `[]` for an unanswerable
+question) is scored the official v2.0 way (`evaluation.metrics.score_v2`): an answer "" says
+"no answer", and a submission may add `na_probs` ({id: probability of no answer, in [0, 1]},
+for every question of the split) to get best_exact / best_f1 and their thresholds. EM and F1
+(the ranking) are v2.0's overall "exact" and "f1"; HasAns_*, NoAns_*, best_* and the
+no-answer classification (FQuAD 2.0's F1 on telling unanswerable questions apart) are stored
+in `Submission.metrics` and shown beside them.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -23,7 +32,15 @@ from core.errors import ServiceError
 from core.inputs import check_text, object_by_id, parse_id
 from core.roles import Role
 from core.text import has_bad_characters
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, score
+from evaluation.metrics import (
+    FQUAD_FR,
+    SQUAD_EN,
+    WORD,
+    Normalization,
+    no_answer_classification,
+    score,
+    score_v2,
+)
 from evaluation.models import BaselineRun, Submission
 from evaluation.selectors import LEADERBOARD_TOP, best_submissions, leaderboard_runs
 from exports.models import Release
@@ -122,6 +139,36 @@ def _check_answers(predictions) -> list[str]:
     return []
 
 
+def _check_na_probs(na_probs, release: Release) -> list[str]:
+    """Check the form of na_probs: absent, or {id: a number in [0, 1]} on a v2.0 release."""
+    if na_probs is None:
+        return []
+    if release.squad_version != "2.0":
+        return [
+            _(
+                "No-answer probabilities score SQuAD v2.0 releases (unanswerable questions); "
+                "this release is SQuAD v1.1: leave them out."
+            )
+        ]
+    if not isinstance(na_probs, dict):
+        return [_("An object of {question id: probability of no answer, from 0 to 1}.")]
+    bad = [
+        key
+        for key, value in na_probs.items()
+        if isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not (math.isfinite(value) and 0 <= value <= 1)
+    ]
+    if bad:
+        message = ngettext(
+            "Every probability is a number from 0 to 1; %(count)d is not: %(ids)s.",
+            "Every probability is a number from 0 to 1; %(count)d are not: %(ids)s.",
+            len(bad),
+        )
+        return [message % {"count": len(bad), "ids": _named(bad)}]
+    return []
+
+
 def check_outsider(*, user, split: str, question_ids) -> None:
     """Refuse a test submission from someone who could have seen the test answers (403).
 
@@ -148,14 +195,8 @@ def check_outsider(*, user, split: str, question_ids) -> None:
 
 def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
     errors = []
-    unknown = [key for key in predictions if key not in gold]
-    if unknown:
-        message = ngettext(
-            "%(count)d id is not a question of the %(split)s split: %(ids)s.",
-            "%(count)d ids are not questions of the %(split)s split: %(ids)s.",
-            len(unknown),
-        )
-        errors.append(message % {"count": len(unknown), "split": split, "ids": _named(unknown)})
+    if unknown := _unknown_ids(predictions, gold, split):
+        errors.append(unknown)
     missing = [key for key in gold if key not in predictions]
     if missing and split == "test":  # never name a hidden question's id
         message = ngettext(
@@ -169,6 +210,46 @@ def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
             "A submission answers every question of the split; %(count)d of %(total)d is "
             "missing: %(ids)s.",
             "A submission answers every question of the split; %(count)d of %(total)d are "
+            "missing: %(ids)s.",
+            len(missing),
+        )
+        values = {"count": len(missing), "total": len(gold), "ids": _named(missing)}
+        errors.append(message % values)
+    return errors
+
+
+def _unknown_ids(given: dict, gold: dict, split: str) -> str | None:
+    unknown = [key for key in given if key not in gold]
+    if not unknown:
+        return None
+    message = ngettext(
+        "%(count)d id is not a question of the %(split)s split: %(ids)s.",
+        "%(count)d ids are not questions of the %(split)s split: %(ids)s.",
+        len(unknown),
+    )
+    return message % {"count": len(unknown), "split": split, "ids": _named(unknown)}
+
+
+def _check_na_prob_ids(na_probs: dict, gold: dict, split: str) -> list[str]:
+    """Every question of the split has a probability, and no other id (test: none named)."""
+    errors = []
+    if unknown := _unknown_ids(na_probs, gold, split):
+        errors.append(unknown)
+    missing = [key for key in gold if key not in na_probs]
+    if missing and split == "test":  # never name a hidden question's id
+        message = ngettext(
+            "Give a probability for every question of the split; %(count)d of %(total)d is "
+            "missing.",
+            "Give a probability for every question of the split; %(count)d of %(total)d are "
+            "missing.",
+            len(missing),
+        )
+        errors.append(message % {"count": len(missing), "total": len(gold)})
+    elif missing:
+        message = ngettext(
+            "Give a probability for every question of the split; %(count)d of %(total)d is "
+            "missing: %(ids)s.",
+            "Give a probability for every question of the split; %(count)d of %(total)d are "
             "missing: %(ids)s.",
             len(missing),
         )
@@ -193,14 +274,18 @@ def release_split_normalization(*, question_ids) -> Normalization:
     return LANGUAGES.get(language.split("-")[0].lower(), WORD)
 
 
-def submission_create(*, user, release: Release, split, label, predictions) -> Submission:
+def submission_create(
+    *, user, release: Release, split, label, predictions, na_probs=None
+) -> Submission:
     """Score predictions against a split of a finished release and record the figures.
 
     Refuse (nothing stored) an unfinished release (409), a split other than dev or test, an
     empty or long label, predictions that are not {id: text}, or that leave out a question of
     the split or name one it does not have (400, each naming the field); a test submission
     from someone who could have seen the test answers (403, `check_outsider`). A refusal on
-    test never names a test question's id.
+    test never names a test question's id. On a SQuAD v2.0 release, predictions "" say "no
+    answer" and na_probs (optional) is {id: number in [0, 1]} for every question of the split
+    (400 on `na_probs` otherwise, or when given for a v1.1 release).
     """
     _check_finished(release)
     errors: dict[str, list[str]] = {}
@@ -213,6 +298,8 @@ def submission_create(*, user, release: Release, split, label, predictions) -> S
         errors["label"] = label_errors
     if answer_errors := _check_answers(predictions):
         errors["predictions"] = answer_errors
+    if na_prob_errors := _check_na_probs(na_probs, release):
+        errors["na_probs"] = na_prob_errors
     if errors:
         raise ServiceError(errors)
     gold = release_gold(release=release, split=split)
@@ -221,21 +308,65 @@ def submission_create(*, user, release: Release, split, label, predictions) -> S
             {"split": [_("This split of the release holds no question to score.")]}, status=409
         )
     check_outsider(user=user, split=split, question_ids=gold)
+    errors = {}
     if id_errors := _check_ids(predictions, gold, split):
-        raise ServiceError({"predictions": id_errors})
+        errors["predictions"] = id_errors
+    if na_probs is not None and (na_id_errors := _check_na_prob_ids(na_probs, gold, split)):
+        errors["na_probs"] = na_id_errors
+    if errors:
+        raise ServiceError(errors)
     norm = release_split_normalization(question_ids=gold)
-    figures = score(gold, predictions, norm)
+    if release.squad_version == "2.0":
+        exact, f1, total, metrics = _score_v2(gold, predictions, na_probs, norm)
+    else:
+        figures = score(gold, predictions, norm)
+        exact, f1, total, metrics = figures["exact_match"], figures["f1"], figures["total"], {}
     return Submission.objects.create(
         release=release,
         split=split,
         submitted_by=user,
         label=label,
-        exact_match=figures["exact_match"],
-        f1=figures["f1"],
-        total=figures["total"],
+        exact_match=exact,
+        f1=f1,
+        total=total,
         normalization=norm.name,
         normalization_version=norm.version,
+        metrics=metrics,
     )
+
+
+V2_KEYS = (
+    "HasAns_exact", "HasAns_f1", "HasAns_total", "NoAns_exact", "NoAns_f1", "NoAns_total",
+    "best_exact", "best_exact_thresh", "best_f1", "best_f1_thresh",
+)  # fmt: skip
+
+
+def _score_v2(gold: dict, predictions: dict, na_probs: dict | None, norm: Normalization):
+    """Return (exact, f1, total, metrics) of a v2.0 submission: the official v2.0 figures."""
+    figures = score_v2(gold, predictions, na_probs, norm)
+    metrics = {"squad_version": "2.0"}
+    metrics |= {key: figures[key] for key in V2_KEYS if key in figures}
+    metrics["no_answer"] = no_answer_classification(gold, predictions, norm)
+    return figures["exact"], figures["f1"], figures["total"], metrics
+
+
+def v2_figures(metrics: dict | None) -> dict | None:
+    """Return a row's SQuAD v2.0 figures (HasAns/NoAns, no-answer F1) from stored metrics,
+    a submission's or a baseline run's split; None when they have none (a v1.1 score)."""
+    if not metrics or "HasAns_total" not in metrics and "NoAns_total" not in metrics:
+        return None
+    no_answer = metrics.get("no_answer") or {}
+    return {
+        "HasAns_exact": metrics.get("HasAns_exact"),
+        "HasAns_f1": metrics.get("HasAns_f1"),
+        "HasAns_total": metrics.get("HasAns_total", 0),
+        "NoAns_exact": metrics.get("NoAns_exact"),
+        "NoAns_f1": metrics.get("NoAns_f1"),
+        "NoAns_total": metrics.get("NoAns_total", 0),
+        "no_answer_f1": no_answer.get("f1"),
+        "best_f1": metrics.get("best_f1"),
+        "best_f1_thresh": metrics.get("best_f1_thresh"),
+    }
 
 
 def _submission_row(submission: Submission) -> dict:
@@ -252,6 +383,7 @@ def _submission_row(submission: Submission) -> dict:
             "name": submission.normalization,
             "version": submission.normalization_version,
         },
+        "v2": v2_figures(submission.metrics),
         "note": "",
     }
 
@@ -268,13 +400,16 @@ def _baseline_row(run: BaselineRun, split: str) -> dict:
         "total": figures.get("total"),
         "created_at": run.finished_at or run.created_at,
         "normalization": {"name": run.normalization, "version": run.normalization_version},
+        "v2": v2_figures(figures),
         "note": "",
     }
 
 
-def _human_row(report: dict | None, split: str) -> dict | None:
+def _human_row(report: dict | None, split: str, squad_version: str = "1.1") -> dict | None:
     if report is None:
         return None
+    if squad_version == "2.0":
+        return _human_row_v2(report, split)
     figures = report["splits"].get(split)
     if figures is None or figures["questions"] == 0:
         return None
@@ -288,9 +423,33 @@ def _human_row(report: dict | None, split: str) -> dict | None:
         "total": figures["questions"],
         "created_at": None,
         "normalization": report["normalization"],
+        "v2": None,
         "note": _(
             "Measured on the questions of this split now in the database (three answers each), "
             "not on the release's files."
+        ),
+    }
+
+
+def _human_row_v2(report: dict, split: str) -> dict | None:
+    """SQuAD 2.0's human performance: answerable and unanswerable questions, three judgments."""
+    figures = (report.get("v2") or {}).get(split)
+    if figures is None or figures["total"] == 0:
+        return None
+    return {
+        "kind": "human",
+        "id": None,
+        "label": _("Human performance"),
+        "submitted_by": None,
+        "exact_match": figures["exact"],
+        "f1": figures["f1"],
+        "total": figures["total"],
+        "created_at": None,
+        "normalization": report["normalization"],
+        "v2": v2_figures(figures),
+        "note": _(
+            "Measured on the questions of this split now in the database (three judgments "
+            "each, an empty answer for “no answer”), not on the release's files."
         ),
     }
 
@@ -336,7 +495,7 @@ def leaderboard_board(*, release: Release, split: str, human: dict | None) -> Bo
     runs = leaderboard_runs(release=release)
     scored += [_baseline_row(run, split) for run in runs if split in run.metrics]
     scored.sort(key=_order)
-    row = _human_row(human, split)
+    row = _human_row(human, split, release.squad_version)
     return Board(rows=_ranked(([row] if row else []) + scored), more=more, top=top)
 
 

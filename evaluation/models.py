@@ -33,6 +33,9 @@ class Submission(models.Model):
     total = models.PositiveIntegerField(_("questions"))
     normalization = models.CharField(_("normalization"), max_length=32)
     normalization_version = models.CharField(_("normalization version"), max_length=16)
+    # SQuAD v2.0 releases: {"squad_version": "2.0", HasAns_*, NoAns_*, best_* (with no-answer
+    # probabilities), "no_answer": {precision, recall, f1, counts}}; {} for a v1.1 submission.
+    metrics = models.JSONField(_("SQuAD v2.0 figures"), default=dict, blank=True)
     created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
 
     class Meta:

@@ -37,9 +37,61 @@ class SubmissionRequestSerializer(serializers.Serializer):
     split = serializers.CharField(help_text=_("dev or test (the test answers stay hidden)."))
     label = serializers.CharField(help_text=_("The model or team, at most 200 characters."))
     predictions = serializers.DictField(
-        child=serializers.CharField(),
-        help_text=_("{question id: answer text}, one answer for every question of the split."),
+        child=serializers.CharField(allow_blank=True),
+        help_text=_(
+            "{question id: answer text}, one answer for every question of the split; on a "
+            'SQuAD v2.0 release, "" says the paragraph does not answer the question.'
+        ),
     )
+    na_probs = serializers.DictField(
+        child=serializers.FloatField(min_value=0, max_value=1),
+        required=False,
+        help_text=_(
+            "SQuAD v2.0 releases only, optional: {question id: probability that the question "
+            "has no answer, from 0 to 1} for every question of the split; adds best_exact, "
+            "best_f1 and their thresholds."
+        ),
+    )
+
+
+class NoAnswerSerializer(serializers.Serializer):
+    precision = serializers.FloatField(allow_null=True)
+    recall = serializers.FloatField(allow_null=True)
+    f1 = serializers.FloatField(allow_null=True)
+    true_positives = serializers.IntegerField()
+    false_positives = serializers.IntegerField()
+    false_negatives = serializers.IntegerField()
+    true_negatives = serializers.IntegerField()
+    missing = serializers.IntegerField()
+
+
+class SubmissionMetricsSerializer(serializers.Serializer):
+    """A v2.0 submission's figures beside EM and F1 (official v2.0 keys); {} for v1.1."""
+
+    squad_version = serializers.CharField()
+    HasAns_exact = serializers.FloatField(required=False)
+    HasAns_f1 = serializers.FloatField(required=False)
+    HasAns_total = serializers.IntegerField(required=False)
+    NoAns_exact = serializers.FloatField(required=False)
+    NoAns_f1 = serializers.FloatField(required=False)
+    NoAns_total = serializers.IntegerField(required=False)
+    best_exact = serializers.FloatField(required=False)
+    best_exact_thresh = serializers.FloatField(required=False)
+    best_f1 = serializers.FloatField(required=False)
+    best_f1_thresh = serializers.FloatField(required=False)
+    no_answer = NoAnswerSerializer(help_text=_("Telling unanswerable questions apart."))
+
+
+class RowV2Serializer(serializers.Serializer):
+    HasAns_exact = serializers.FloatField(allow_null=True)
+    HasAns_f1 = serializers.FloatField(allow_null=True)
+    HasAns_total = serializers.IntegerField()
+    NoAns_exact = serializers.FloatField(allow_null=True)
+    NoAns_f1 = serializers.FloatField(allow_null=True)
+    NoAns_total = serializers.IntegerField()
+    no_answer_f1 = serializers.FloatField(allow_null=True)
+    best_f1 = serializers.FloatField(allow_null=True)
+    best_f1_thresh = serializers.FloatField(allow_null=True)
 
 
 class SubmissionSerializer(serializers.Serializer):
@@ -51,11 +103,17 @@ class SubmissionSerializer(serializers.Serializer):
     f1 = serializers.FloatField()
     total = serializers.IntegerField()
     normalization = serializers.SerializerMethodField()
+    squad_version = serializers.CharField(source="release.squad_version")
+    metrics = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
 
     @extend_schema_field(NormalizationSerializer)
     def get_normalization(self, submission) -> dict:
         return {"name": submission.normalization, "version": submission.normalization_version}
+
+    @extend_schema_field(SubmissionMetricsSerializer)
+    def get_metrics(self, submission) -> dict:
+        return submission.metrics
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -69,6 +127,10 @@ class LeaderboardRowSerializer(serializers.Serializer):
     total = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField(allow_null=True)
     normalization = NormalizationSerializer()
+    v2 = RowV2Serializer(
+        allow_null=True,
+        help_text=_("SQuAD v2.0 releases: answerable / unanswerable figures; else null."),
+    )
     note = serializers.CharField()
 
 
@@ -128,5 +190,6 @@ class SubmissionsView(APIView):
             split=data.get("split"),
             label=data.get("label"),
             predictions=data.get("predictions"),
+            na_probs=data.get("na_probs"),
         )
         return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)

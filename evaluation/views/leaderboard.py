@@ -50,14 +50,31 @@ class SubmissionForm(forms.Form):
         ),
     )
 
+    na_probs = forms.FileField(
+        label=gettext_lazy("No-answer probabilities (JSON file, optional)"),
+        required=False,
+        help_text=gettext_lazy(
+            'SQuAD v2.0 releases: {"question id": probability of no answer from 0 to 1, …} '
+            "for every question; adds the best thresholds."
+        ),
+    )
+
     def clean_predictions(self):
         upload = self.cleaned_data.get("predictions")
         if upload is None:
             raise forms.ValidationError(_("Choose the JSON file of your predictions."))
-        try:
-            return json.loads(upload.read())
-        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deeply
-            raise forms.ValidationError(_("The file is not JSON text (UTF-8).")) from None
+        return _json_file(upload)
+
+    def clean_na_probs(self):
+        upload = self.cleaned_data.get("na_probs")
+        return None if upload is None else _json_file(upload)
+
+
+def _json_file(upload):
+    try:
+        return json.loads(upload.read())
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deeply
+        raise forms.ValidationError(_("The file is not JSON text (UTF-8).")) from None
 
 
 def _chosen(query) -> tuple[Release | None, str]:
@@ -128,6 +145,7 @@ def _submit(request):
             split=request.GET.get("split"),
             label=form.cleaned_data["label"],
             predictions=form.cleaned_data["predictions"],
+            na_probs=form.cleaned_data.get("na_probs"),
         )
     except ServiceError as error:
         return _refused(request, error, form)
@@ -138,6 +156,13 @@ def _submit(request):
         "total": submission.total,
     }
     message = _("“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions.")
+    metrics = submission.metrics
+    if "HasAns_f1" in metrics and "NoAns_f1" in metrics:  # v2.0, both kinds of question
+        figures |= {"has": metrics["HasAns_f1"], "no": metrics["NoAns_f1"]}
+        message = _(
+            "“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions "
+            "(F1 %(has).2f on the answerable ones, %(no).2f on the unanswerable ones)."
+        )
     messages.success(request, message % figures)
     query = urlencode({"release": release.pk, "split": submission.split})
     return redirect(f"{reverse('evaluation:leaderboard')}?{query}")

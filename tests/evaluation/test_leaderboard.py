@@ -246,6 +246,8 @@ def test_perfect_predictions_score_100_on_dev_and_on_the_hidden_test(board):
         "f1": 100.0,
         "total": 6,
         "normalization": {"name": "fquad-fr", "version": "1"},
+        "squad_version": "1.1",
+        "metrics": {},  # v2.0 figures only
         "created_at": body["created_at"],
     }
     assert test.status_code == 201, test.content
@@ -661,6 +663,7 @@ def test_the_api_lists_humans_then_entries_best_first(board, scored):
         "total": 6,
         "created_at": None,
         "normalization": {"name": "fquad-fr", "version": "1"},
+        "v2": None,  # a v1.1 release
         "note": "",
     }
     assert (rows[2]["f1"], rows[2]["exact_match"], rows[2]["total"]) == (90.0, 70.0, 6)
@@ -963,3 +966,201 @@ def test_the_question_page_holds_back_test_answers_from_all_but_admins(board):
     assert "le 14 juillet 1789" in dev and "held back" not in dev
     admin = page_for(board.boss).get(f"/questions/{test_question.uuid}/").content.decode()
     assert "Zyrbaquonne" in admin and "held back" not in admin
+
+
+# ---------------------------------------------------------------------------------------------
+# SQuAD v2.0 releases: "" = no answer, optional no-answer probabilities, HasAns / NoAns
+
+# Made v2.0 by its options, its dev gold holding [] for Q5 and Q6 (unanswerable), as the
+# exports write a v2.0 release's gold file.
+V2_PREDICTIONS = {
+    "Q1": "le 14 juillet 1789",  # EM 1
+    "Q2": "Paris",  # EM 1
+    "Q3": "",  # answerable, said no answer: 0
+    "Q4": "Gustave Eiffel",  # EM 1
+    "Q5": "",  # unanswerable, no answer: 1
+    "Q6": "1889",  # unanswerable, answered: 0
+}
+V2_NA_PROBS = {"Q1": 0.1, "Q2": 0.2, "Q3": 0.9, "Q4": 0.3, "Q5": 0.8, "Q6": 0.4}
+# exact = f1 = 4/6; HasAns Q1–Q4: 3/4 = 75; NoAns Q5, Q6: 1/2 = 50
+# no answer (unanswerable = positive): TP Q5, FP Q3, FN Q6, TN Q1, Q2, Q4 → P = R = F1 = 50
+# best: start 2 (both unanswerable right when everything is ""), then by na_prob: Q1 +1 → 3,
+#   Q2 +1 → 4, Q4 +1 → 5 (best, at 0.3), Q6 −1 → 4, Q5 +0, Q3 +0 → 100·5/6 at 0.3
+V2_METRICS = {
+    "squad_version": "2.0",
+    "HasAns_exact": 75.0,
+    "HasAns_f1": 75.0,
+    "HasAns_total": 4,
+    "NoAns_exact": 50.0,
+    "NoAns_f1": 50.0,
+    "NoAns_total": 2,
+    "best_exact": 100.0 * 5 / 6,
+    "best_exact_thresh": 0.3,
+    "best_f1": 100.0 * 5 / 6,
+    "best_f1_thresh": 0.3,
+    "no_answer": {
+        "precision": 50.0,
+        "recall": 50.0,
+        "f1": 50.0,
+        "true_positives": 1,
+        "false_positives": 1,
+        "false_negatives": 1,
+        "true_negatives": 3,
+        "missing": 0,
+    },
+}
+
+
+@pytest.fixture
+def v2_board(board) -> Board:
+    from exports.services import release_storage
+
+    release = board.release
+    release.options = release.options | {"squad_version": "2.0"}
+    release.save(update_fields=["options"])
+    item = release.files.get(name="gold-dev.json", internal=True)
+    path = release_storage().path(item.storage_name)
+    with open(path, encoding="utf-8") as handle:
+        gold = json.load(handle)
+    gold[board.ids["Q5"]] = gold[board.ids["Q6"]] = []
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(gold, handle)
+    return board
+
+
+def test_a_v2_submission_is_scored_the_v2_way(v2_board):
+    predictions = v2_board.predictions(V2_PREDICTIONS)
+    na_probs = v2_board.predictions(V2_NA_PROBS)
+
+    response = submit(
+        api_for(v2_board.writer), v2_board, predictions=predictions, na_probs=na_probs
+    )
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["exact_match"], body["f1"], body["total"]) == (100.0 * 4 / 6, 100.0 * 4 / 6, 6)
+    assert body["squad_version"] == "2.0"
+    assert body["metrics"] == V2_METRICS
+    assert Submission.objects.get().metrics == V2_METRICS
+
+
+def test_without_probabilities_no_best_thresholds(v2_board):
+    predictions = v2_board.predictions(V2_PREDICTIONS)
+
+    response = submit(api_for(v2_board.writer), v2_board, predictions=predictions)
+
+    assert response.status_code == 201, response.content
+    expected = {key: value for key, value in V2_METRICS.items() if not key.startswith("best_")}
+    assert response.json()["metrics"] == expected
+
+
+def test_the_v2_leaderboard_rows_and_page(v2_board):
+    submit(
+        api_for(v2_board.writer),
+        v2_board,
+        predictions=v2_board.predictions(V2_PREDICTIONS),
+        na_probs=v2_board.predictions(V2_NA_PROBS),
+    )
+    api = api_for(v2_board.outsider)
+    rows = api.get(API, {"release": v2_board.release.pk, "split": "dev"}).json()
+    human, submission = rows
+    assert submission["v2"] == {
+        "HasAns_exact": 75.0,
+        "HasAns_f1": 75.0,
+        "HasAns_total": 4,
+        "NoAns_exact": 50.0,
+        "NoAns_f1": 50.0,
+        "NoAns_total": 2,
+        "no_answer_f1": 50.0,
+        "best_f1": 100.0 * 5 / 6,
+        "best_f1_thresh": 0.3,
+    }
+    # humans, the SQuAD 2.0 way, from the database (its six dev questions are answerable):
+    # the same three answers as FQuAD's figure, so the same EM and F1 (the first test above)
+    assert (human["kind"], human["total"], human["v2"]["NoAns_total"]) == ("human", 6, 0)
+    assert human["v2"]["HasAns_f1"] == human["f1"]
+    assert "no answer" in human["note"]
+
+    page = page_for(v2_board.outsider)
+    page.cookies["django_language"] = "en"
+    html = shown(page.get(PAGE, {"release": v2_board.release.pk, "split": "dev"}))
+    assert 'id="squad-v2-note"' in html
+    assert "HasAns F1" in html and "No-answer F1" in html
+    row = html[html.index('data-kind="submission"') :]
+    assert re.findall(r'<td class="num v2-[a-z]+">([^<]*)</td>', row)[:3] == [
+        "75.00",
+        "50.00",
+        "50.00",
+    ]
+
+
+def test_the_v2_page_form_takes_the_probabilities(v2_board):
+    page = page_for(v2_board.writer)
+    page.cookies["django_language"] = "en"
+    files = {
+        "predictions": SimpleUploadedFile(
+            "p.json", json.dumps(v2_board.predictions(V2_PREDICTIONS)).encode()
+        ),
+        "na_probs": SimpleUploadedFile(
+            "n.json", json.dumps(v2_board.predictions(V2_NA_PROBS)).encode()
+        ),
+    }
+    query = f"?release={v2_board.release.pk}&split=dev"
+    response = page.post(PAGE + query, {"label": "v2 model", **files}, follow=True)
+
+    assert response.status_code == 200
+    assert "(F1 75.00 on the answerable ones, 50.00 on the unanswerable ones)" in shown(response)
+    assert Submission.objects.get().metrics == V2_METRICS | {"squad_version": "2.0"}
+
+
+@pytest.mark.parametrize(
+    ("na_probs", "words"),
+    [
+        ("0.5", "object"),
+        ([0.5], "object"),
+        ({"Q1": 1.5}, "1 is not: “Q1”"),
+        ({"Q1": -0.1, "Q2": "0.2", "Q3": True, "Q4": None}, "4 are not: “Q1”, “Q2”, “Q3”, “Q4”"),
+        ({"Q1": 0.1, "Q2": 0.2}, "4 of 6 are missing: “Q3”, “Q4”, “Q5”, “Q6”"),
+        ({**V2_NA_PROBS, "zz": 0.5}, "1 id is not a question of the dev split: “zz”"),
+    ],
+)
+def test_bad_no_answer_probabilities_are_refused_by_name(v2_board, na_probs, words):
+    def labelled(value):
+        if not isinstance(value, dict):
+            return value
+        return {v2_board.ids.get(key, key): item for key, item in value.items()}
+
+    predictions = v2_board.predictions(V2_PREDICTIONS)
+
+    response = submit(
+        api_for(v2_board.writer), v2_board, predictions=predictions, na_probs=labelled(na_probs)
+    )
+
+    message = refused(response, 400, "na_probs")
+    for label, question_id in v2_board.ids.items():
+        message = message.replace(question_id, label)
+    assert words in message
+
+
+def test_no_answer_probabilities_on_a_v1_release_are_refused(board):
+    response = submit(
+        api_for(board.writer),
+        board,
+        predictions=board.perfect(DEV),
+        na_probs={board.ids[label]: 0.5 for label in DEV},
+    )
+
+    assert "SQuAD v1.1" in refused(response, 400, "na_probs")
+
+
+def test_on_test_missing_probabilities_are_counted_not_named(v2_board):
+    response = submit(
+        api_for(v2_board.outsider),
+        v2_board,
+        split="test",
+        predictions=v2_board.perfect(TEST),
+        na_probs={v2_board.ids["T1"]: 0.5},
+    )
+
+    message = refused(response, 400, "na_probs")
+    assert message == "Give a probability for every question of the split; 2 of 3 are missing."
