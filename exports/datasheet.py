@@ -232,18 +232,16 @@ def _campaigns(part: _Part, order: str):
 
 def _unanswerable_said(part: _Part) -> list[str]:
     """Say how many of these questions are unanswerable (only a v2.0 release has any)."""
-    if not part.unanswerable:
+    count = part.unanswerable
+    if not count:
         return []
+    one = count == 1
     return [
         "",
-        f"{_n(part.unanswerable, 'question')} of them {_are(part.unanswerable)} unanswerable: "
-        "the paragraph does not answer them, and their files give no answer but a plausible "
-        "one, the span a careless reader would give (SQuAD 2.0's `plausible_answers`).",
+        f"Of these, {count} {'is' if one else 'are'} unanswerable: the paragraph does not "
+        f"answer {'it' if one else 'them'}, and the files give no answer but a plausible one, "
+        "the span a careless reader would give (SQuAD 2.0's `plausible_answers`).",
     ]
-
-
-def _are(count: int) -> str:
-    return "is" if count == 1 else "are"
 
 
 def _written_part(part: _Part) -> list[str]:
