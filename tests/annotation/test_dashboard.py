@@ -44,6 +44,7 @@ def test_dashboard_shows_progress_types_targets_and_reports(
         "in_progress": 0,
         "reported": 1,
         "questions": 6,
+        "unanswerable": None,  # the campaign asks for none
         "annotators": 2,
     }
     rows = {
