@@ -352,6 +352,27 @@ def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(tmp_
     assert dev["f1"] >= 50.0
     assert f"dev F1 {dev['f1']:.2f} with it" in run.log
     assert "step 3/3" in run.log
+    # The same again by hand from the saved checkpoint: its null scores on dev give the
+    # threshold stored, and that threshold the dev figures stored.
+    from evaluation.baselines.no_answer import apply_threshold, best_threshold
+    from evaluation.baselines.qa import TrainConfig, load_checkpoint, predict_with_null
+    from evaluation.metrics import FQUAD_FR, score_v2
+    from exports.services import release_gold
+
+    trained, trained_tokenizer = load_checkpoint(run.checkpoint)
+    examples = release_examples(release, "dev")
+    scored = predict_with_null(
+        trained, trained_tokenizer, examples, TrainConfig(device="cpu", eval_batch_size=4)
+    )
+    gold = release_gold(release=release, split="dev")
+    answers = {qid: text for qid, (text, _na) in scored.items()}
+    no_answer = {qid: na for qid, (_text, na) in scored.items()}
+    threshold, best = best_threshold(gold, answers, no_answer, FQUAD_FR)
+    assert threshold == dev["no_answer_threshold"]
+    again = score_v2(gold, apply_threshold(answers, no_answer, threshold), norm=FQUAD_FR)
+    assert (
+        (again["f1"], again["exact"]) == (dev["f1"], dev["exact_match"]) == (best, again["exact"])
+    )
 
 
 @pytest.mark.django_db
