@@ -26,17 +26,19 @@ def release_examples(release: Release, split: str) -> list[dict]:
     """Return the split's examples, HF style: id, title, context, question, answers.
 
     In a SQuAD v2.0 release, an unanswerable question's `answers.text` is [] and every
-    example has `is_impossible` (from the file's flag where it has one, else from the empty
-    answer list; held-back test answers leave it to the caller, who reads the gold file).
+    example has `is_impossible` (from the SQuAD file's flag, or the HF file's empty answer
+    list); None where the split's answers are held back (the files do not tell: the gold
+    file does, which only the server reads).
     """
     v2 = release.squad_version == "2.0"
+    held_back = split == "test" and not release.options.get("include_test_answers", False)
     hf = _file(release, f"hf-{split}.jsonl")
     if hf is not None:
         with release_file_open(hf) as handle:
             examples = [json.loads(line) for line in handle]
         if v2:
             for example in examples:
-                example.setdefault("is_impossible", not example["answers"]["text"])
+                example["is_impossible"] = None if held_back else not example["answers"]["text"]
         return examples
     squad = _file(release, f"squad-{split}.json")
     if squad is None:
@@ -60,7 +62,7 @@ def release_examples(release: Release, split: str) -> list[dict]:
                     "answer_start": [a.answer_start for a in q.answers],
                 },
             }
-            | ({"is_impossible": bool(getattr(q, "is_impossible", not q.answers))} if v2 else {})
+            | ({"is_impossible": None if held_back else q.is_impossible} if v2 else {})
             for article in read_squad(handle)
             for paragraph in article.paragraphs
             for q in paragraph.questions

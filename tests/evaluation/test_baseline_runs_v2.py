@@ -166,6 +166,8 @@ def test_release_examples_flag_unanswerable_questions_with_no_answers():
 @pytest.mark.django_db
 def test_the_lexical_baseline_learns_its_no_answer_threshold_on_dev_and_applies_it_to_test():
     release = make_v2_release(include_test_answers=False)
+    # The public test files hold no answers: they cannot tell which questions are unanswerable.
+    assert [e["is_impossible"] for e in release_examples(release, "test")] == [None] * 4
     run = run_here(release, "lexical")
     assert run.status == BaselineRun.Status.SUCCEEDED, run.error
     dev, test = run.metrics["dev"], run.metrics["test"]
