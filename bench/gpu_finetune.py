@@ -17,6 +17,9 @@ not timed and not in the projection.
 
 Targets, on one H100: training ≥ 800 sequences/s (batch 32), inference ≥ 3,000 sequences/s
 (batch 128). The script also projects the time of 3 epochs on FQuAD 1.1's training set.
+A SQuAD v2.0 release (FQuAD 2.0-style, docs/baselines-v2.md) trains on the same windows,
+its unanswerable questions' pointing at CLS: a step costs the same, and the projection of
+such a set is ``--questions`` with its answerable and unanswerable training questions.
 
 Run from the project root: ``python3 bench/gpu_finetune.py`` (no Django, no database; needs
 torch and transformers). On a machine without a GPU, a smoke check:
