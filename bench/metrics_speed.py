@@ -15,9 +15,23 @@ checks that exact_match and f1 are identical (every bit), prints both times, the
 whether the target is met: **ours at least 2× faster**. FQUAD_FR and WORD are timed too, for
 information (the official script has no French mode to compare with).
 
+Then SQuAD v2.0, at FQuAD 2.0's size: 79,000 questions, 17,000 of them unanswerable (gold
+``[]``; 17 of every 79), every question predicted (the official v2.0 script fails on a missing
+one): answerable questions as above (the tenth kind, "", says "no answer"), unanswerable ones
+"" two times in three, else a wrong span; a no-answer probability for each (higher, on
+average, for the unanswerable ones). Best of 3 runs each:
+
+- ours: ``evaluation.metrics.score_v2(dataset, predictions, na_probs, SQUAD_EN)``;
+- official: ``evaluation.official_squad_v20.evaluate(data, predictions, na_probs)`` (the
+  transcription of ``evaluate-v2.0.py`` with an na_prob file: HasAns/NoAns and best_*);
+
+checks every official key is identical (every bit), prints both times, the ratio and whether
+the target is met: **ours at least as fast** (issue 14). ``no_answer_classification`` is timed
+too, for information.
+
 Run it alone from the project root: ``.venv/bin/python bench/metrics_speed.py`` (no Django, no
 database; it reads ``../shared/data/piaf/piaf-v1.0.json``). Options: ``--questions``,
-``--repeat``.
+``--v2-questions``, ``--repeat``, ``--only v1|v2``.
 """
 
 import argparse
@@ -34,13 +48,24 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from evaluation import official_squad_v11 as official  # noqa: E402  (needs ROOT on sys.path)
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, score  # noqa: E402  (same)
+from evaluation import official_squad_v20 as official_v2  # noqa: E402  (same)
+from evaluation.metrics import (  # noqa: E402  (same)
+    FQUAD_FR,
+    SQUAD_EN,
+    WORD,
+    no_answer_classification,
+    score,
+    score_v2,
+)
 
 PIAF_PATH = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 QUESTIONS = 62_003
 REPEATS = 3
 TARGET_RATIO = 2.0
 MISSING_EVERY = 50  # one question in 50 has no prediction
+V2_QUESTIONS = 79_000  # FQuAD 2.0: almost 80,000 questions
+V2_TARGET_RATIO = 1.0
+UNANSWERABLE, CYCLE = 17, 79  # 17 of every 79 questions unanswerable: 17,000 of 79,000
 
 
 def load_piaf(path: Path) -> list[tuple[str, str, str]]:
@@ -116,6 +141,69 @@ def build(questions: int) -> tuple[list[dict], dict[str, list[str]], dict[str, s
     return [{"title": "bench", "paragraphs": paragraphs}], dataset, predictions
 
 
+def build_v2(questions: int):
+    """Return (SQuAD v2.0 "data" list, {id: truths}, {id: prediction}, {id: na_prob})."""
+    piaf = load_piaf(PIAF_PATH)
+    qas, dataset, predictions, na_probs = [], {}, {}, {}
+    for index in range(questions):
+        piaf_id, answer, context = piaf[index % len(piaf)]
+        other = piaf[(index * 7 + 3) % len(piaf)][1]
+        question_id = f"{piaf_id}-{index // len(piaf)}"
+        noise = (index * 7919 % 1000) / 1000  # spread over [0, 1), deterministic
+        if index % CYCLE < UNANSWERABLE:
+            truths = []
+            predictions[question_id] = "" if index % 3 else prediction_for(1, answer, context, "")
+            na_probs[question_id] = 0.3 + 0.7 * noise
+        else:
+            truths = truths_for(index, answer, context)
+            predictions[question_id] = prediction_for(index, answer, context, other)
+            na_probs[question_id] = 0.7 * noise
+        qas.append({"id": question_id, "answers": [{"text": text} for text in truths]})
+        dataset[question_id] = truths
+    paragraphs = [{"qas": qas[i : i + 5]} for i in range(0, len(qas), 5)]
+    return [{"title": "bench", "paragraphs": paragraphs}], dataset, predictions, na_probs
+
+
+def run_official_v2(data, predictions, na_probs) -> dict:
+    with contextlib.redirect_stdout(io.StringIO()):
+        return official_v2.evaluate(data, predictions, na_probs)
+
+
+def main_v2(questions: int, repeat: int) -> bool:
+    """Time SQuAD v2.0's scoring both ways; return whether every figure is the same."""
+    data, dataset, predictions, na_probs = build_v2(questions)
+    unanswerable = sum(1 for truths in dataset.values() if not truths)
+    print(
+        f"SQuAD v2.0: {len(dataset):,} questions ({unanswerable:,} unanswerable), "
+        f"{len(predictions):,} predictions ({sum(1 for p in predictions.values() if not p):,} "
+        f'""), with no-answer probabilities; best of {repeat} runs'
+    )
+    official_seconds, expected = best_time(
+        lambda: run_official_v2(data, predictions, na_probs), repeat
+    )
+    ours_seconds, ours = best_time(
+        lambda: score_v2(dataset, predictions, na_probs, SQUAD_EN), repeat
+    )
+    same = all(ours.get(key) == value for key, value in expected.items())
+    ratio = official_seconds / ours_seconds
+    shown = {key: expected[key] for key in ("exact", "f1", "best_exact", "best_f1")}
+    print(f"official v2.0 transcription: {official_seconds:.3f} s  {json.dumps(shown)}")
+    print(f"ours (score_v2, squad-en):   {ours_seconds:.3f} s")
+    print(f"same numbers, every official key (exact float equality): {'yes' if same else 'NO'}")
+    print(f"ratio: ours {ratio:.2f}× faster")
+    verdict = "met" if ratio >= V2_TARGET_RATIO and same else "not met"
+    print(f"target ≥ {V2_TARGET_RATIO:g}× (at least as fast): {verdict}")
+    seconds, result = best_time(
+        lambda: no_answer_classification(dataset, predictions, SQUAD_EN), repeat
+    )
+    print(
+        f"for information, no_answer_classification: {seconds:.3f} s (F1 {result['f1']:.2f}); "
+        f"score_v2 with fquad-fr: "
+        f"{best_time(lambda: score_v2(dataset, predictions, na_probs, FQUAD_FR), repeat)[0]:.3f} s"
+    )
+    return same
+
+
 def best_time(function, repeat: int):
     """Return (best wall time in seconds, last result) over `repeat` runs."""
     best, result = float("inf"), None
@@ -134,15 +222,20 @@ def run_official(data: list[dict], predictions: dict[str, str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--questions", type=int, default=QUESTIONS)
+    parser.add_argument("--v2-questions", type=int, default=V2_QUESTIONS)
     parser.add_argument("--repeat", type=int, default=REPEATS)
+    parser.add_argument("--only", choices=["v1", "v2"], default=None)
     args = parser.parse_args(argv)
+    print(f"Python {platform.python_version()} on {platform.machine()}")
+    if args.only == "v2":
+        return 0 if main_v2(args.v2_questions, args.repeat) else 1
 
     data, dataset, predictions = build(args.questions)
     truths = sum(len(answers) for answers in dataset.values())
     print(
-        f"Python {platform.python_version()} on {platform.machine()}; {len(dataset):,} "
-        f"questions, {truths:,} ground truths, {len(predictions):,} predictions "
-        f"({len(dataset) - len(predictions):,} missing); best of {args.repeat} runs"
+        f"SQuAD v1.1: {len(dataset):,} questions, {truths:,} ground truths, "
+        f"{len(predictions):,} predictions ({len(dataset) - len(predictions):,} missing); "
+        f"best of {args.repeat} runs"
     )
 
     official_seconds, expected = best_time(lambda: run_official(data, predictions), args.repeat)
@@ -168,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
             f"({official_seconds / seconds:.2f}× the official's time), EM "
             f"{result['exact_match']:.2f}, F1 {result['f1']:.2f}"
         )
-    return 0 if same else 1
+    if args.only == "v1":
+        return 0 if same else 1
+    same_v2 = main_v2(args.v2_questions, args.repeat)
+    return 0 if same and same_v2 else 1
 
 
 if __name__ == "__main__":
