@@ -458,15 +458,15 @@ def _best_scores_v2(predicted: list[str], truths: Sequence[list[str]]) -> tuple[
 
     v2.0's F1: when either side has no token, 1.0 if both have none, else 0.0.
     """
-    exact = overlap = 0.0
+    overlap = 0.0
     for expected in truths:
-        if predicted == expected:
+        if predicted == expected:  # EM 1, and F1 1 (both empty, or the same tokens)
             return 1.0, 1.0
         if predicted and expected:
             value = _tokens_f1(predicted, expected)
             if value > overlap:
                 overlap = value
-    return exact, overlap
+    return 0.0, overlap
 
 
 def leave_one_out_v2(

@@ -316,9 +316,9 @@ class Command(PlatformCommand):
 
     def summary(self, result):
         """The official script's output line, then the normalization and the counts."""
-        norm = result["normalization"]
         if result.get("squad_version") == "2.0":
             return self.summary_v2(result)
+        norm = result["normalization"]
         official = json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]})
         return (
             f"{official}\n"
