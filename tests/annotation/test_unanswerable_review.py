@@ -753,9 +753,24 @@ def test_the_history_page_shows_each_version_with_its_unanswerable_flag(
     assert find_all(html, id="question-unanswerable") == []  # answerable now
     answers = text_of(by_id(html, "question-answers"))
     assert answers == "La Loire (at 0) · original answer by ann0, corrected by rev in version 2"
-    # Still unanswerable: said at the top
+    # Still unanswerable: said at the top, its plausible answer as written
     html = page(client.get(f"/questions/{unanswerable[1].uuid}/"))
     assert text_of(by_id(html, "question-unanswerable")) == "unanswerable question"
+    assert text_of(by_id(html, "question-answers")) == (
+        "Ardèche (at 109) · plausible (unanswerable question) · ann0"
+    )
+    # A correction of its plausible span: credited to its version, still unanswerable
+    lease = claim(writing, reviewer, unanswerable[1])
+    review_submit(
+        lease=lease,
+        data={"verdict": "correct", "answer_start": NAZAIRE, "answer_text": "Saint-Nazaire"},
+    )
+    html = page(client.get(f"/questions/{unanswerable[1].uuid}/"))
+    assert text_of(by_id(html, "question-answers")) == (
+        "Saint-Nazaire (at 155) · plausible answer by ann0, corrected by rev in version 2"
+    )
+    history = [e for e in find_all(by_id(html, "question-history")) if e.name == "li"]
+    assert [dict(e.attributes)["data-unanswerable"] for e in history] == ["true", "true"]
 
 
 def test_the_history_page_of_a_test_question_holds_back_the_unanswerable_flag(
