@@ -408,7 +408,7 @@ def _work(run: BaselineRun, report) -> str:
             if split == "dev":
                 threshold.learn(run, gold, predictions, norm)
             elif not threshold.learnt:
-                _append_log(run, f"{split}: no dev split to learn a threshold on: every span kept")
+                _append_log(run, f"{split}: no dev question to learn a threshold on: spans kept")
             predictions = threshold.apply(predictions)
             extra = threshold.figures()
         metrics[split], breakdown[split] = _score_v2(run, split, examples, predictions, gold, norm)

@@ -203,6 +203,20 @@ def test_the_lexical_baseline_learns_its_no_answer_threshold_on_dev_and_applies_
     assert "unanswerable 2: EM 100.00; no-answer F1 80.00" in run.log
 
 
+@pytest.mark.django_db
+def test_without_dev_questions_nothing_is_learnt_and_every_span_is_kept():
+    release = make_v2_release(include_test_answers=True, splits=["train", "test"])
+    run = run_here(release, "lexical")
+    assert run.status == BaselineRun.Status.SUCCEEDED, run.error
+    test = run.metrics["test"]
+    assert (test["no_answer_threshold"], test["no_answer_threshold_from"]) == (None, None)
+    # Every question answered: Atlantique alone is right; the nommé question's "long" and
+    # the Italie question's "France" are wrong. No "no answer" said: precision 0/0.
+    assert (test["exact_match"], test["HasAns_exact"], test["NoAns_exact"]) == (25.0, 50.0, 0.0)
+    assert (test["no_answer"]["precision"], test["no_answer"]["recall"]) == (None, 0.0)
+    assert "test: no dev question to learn a threshold on: spans kept" in run.log
+
+
 class Answers(BaseHTTPRequestHandler):
     """An MRQA predict server: "" (no answer) to questions with "Qui", else a given value."""
 
