@@ -303,6 +303,9 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
         "66.7 / 100.0 / 80.0",
     ] + [f"{-TWO_LOG2:.3f}"]
     assert "82.3 %" in html
+    del client.cookies["django_language"]  # the site's default: French numbers
+    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    assert "66,7 / 100,0 / 80,0" in html and "-1,386" in html
 
 
 @pytest.mark.django_db
