@@ -1,4 +1,4 @@
-"""Time the release export at FQuAD 1.1 scale: SQuAD JSON and HF JSONL of every split.
+"""Time the release export at FQuAD 1.1 and 2.0 scale: SQuAD JSON and HF JSONL of every split.
 
 Run from the project root: `.venv/bin/python bench/export_scale.py` (see bench/README.md).
 
@@ -6,13 +6,17 @@ It builds a throw-away PostgreSQL database (dropped at the end unless --keep) sh
 1.1: copies of the PIAF articles under new titles ("Title (copie 7)") until there are about
 15,000 paragraphs holding exactly 62,003 questions (PIAF's questions and answers, cycled), the
 articles split about 83/9/8 by questions like FQuAD's 50,741 / 5,668 / 5,594, and two extra
-answers by two other people on every dev and test question. Then, in a fresh child process per
-run (so its peak RSS is the export's alone), it times `exports.build.build_release_files` with
-formats squad + hf, all splits, test answers included, and reports the best time and the peak
-RSS beside the targets of issue 13 (<= 3 s, <= 150 MB), with the CPU the child and its
-PostgreSQL backend used and the child's RSS right after `django.setup()`. Last, in another
-child, it times the MRQA export (spaCy's tokenizer) of one split beside its target (>= 3,000
-paragraphs/s).
+answers by two other people on every dev and test question; then, as FQuAD 2.0 added them, 17,000
+unanswerable questions (`--unanswerable`) on the same paragraphs, each with its plausible span,
+and on dev and test two more judgments each ("no answer", and a span). Then, in a fresh child
+process per run (so its peak RSS is the export's alone), it times
+`exports.build.build_release_files` with formats squad + hf, all splits, test answers included,
+as a SQuAD v1.1 release (answerable questions only) and as a v2.0 one (the unanswerable ones
+too), runs of the two interleaved, and reports for each the best time and the peak RSS beside
+its targets (v1.1: issue 13, <= 3 s, <= 150 MB; v2.0: issue 14, <= 10 s, <= 300 MB), with the
+CPU the child and its PostgreSQL backend used and the child's RSS right after `django.setup()`.
+Last, in another child, it times the MRQA export (spaCy's tokenizer) of one split beside its
+target (>= 3,000 paragraphs/s).
 """
 
 from __future__ import annotations
@@ -38,7 +42,10 @@ PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 TARGET_SECONDS = 3.0  # issue 13
 TARGET_PEAK_MB = 150  # MB = 1,000,000 bytes
 TARGET_MRQA_PARAGRAPHS_PER_S = 3000
+TARGET_V2_SECONDS = 10.0  # issue 14: an FQuAD 2.0-size release in v2.0
+TARGET_V2_PEAK_MB = 300
 FQUAD_QUESTIONS = 62_003
+FQUAD2_UNANSWERABLE = 17_000  # FQuAD 2.0: 17,000+ unanswerable questions
 FQUAD_PARAGRAPHS = 15_000  # about; FQuAD 1.1 does not publish the exact figure per split
 FQUAD_SPLITS = {"train": 50_741, "dev": 5_668, "test": 5_594}
 EXPORT_FORMATS = ["squad", "hf"]
@@ -57,6 +64,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         type=int,
         default=FQUAD_QUESTIONS,
         help="questions in the database (62003, FQuAD 1.1); paragraphs scale with it",
+    )
+    parser.add_argument(
+        "--unanswerable",
+        type=int,
+        default=FQUAD2_UNANSWERABLE,
+        help="unanswerable questions added on the same paragraphs (17000, FQuAD 2.0)",
     )
     parser.add_argument(
         "--database-url",
@@ -91,6 +104,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.questions < 100 or args.repeat < 1 or args.mrqa_paragraphs < 0:
         parser.error("--questions must be >= 100, --repeat >= 1, --mrqa-paragraphs >= 0")
+    if args.unanswerable < 0:
+        parser.error("--unanswerable must be >= 0")
     parts = urlsplit(args.database_url)
     if parts.scheme not in ("postgres", "postgresql") or not parts.path.strip("/"):
         parser.error("--database-url must be postgres://user@host:port/name")
@@ -251,8 +266,9 @@ def nearby_answer(context: str, text: str, start: int) -> str:
     return context[start : match.end()]
 
 
-def child_build(out: Path, questions: int, piaf: Path) -> None:
-    """Fill the bench database: articles, paragraphs, questions, answers, versions."""
+def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) -> None:
+    """Fill the bench database: articles, paragraphs, questions, answers, versions, and the
+    unanswerable questions with their plausible spans and, on dev and test, judgments."""
     import random
     import uuid
 
@@ -395,6 +411,57 @@ def child_build(out: Path, questions: int, piaf: Path) -> None:
                             seconds_spent=20,
                         )
                     )
+        impossible = _unanswerable_questions(
+            unanswerable, rows, sources, split_of, quotas, campaign, author, types, rng
+        )
+        for question, (_context, text, start, ok, split) in impossible:
+            # The author's plausible span: a span of the paragraph that answers another
+            # question (a careless reader's answer); misaligned where the PIAF one is.
+            answers.append(
+                Answer(
+                    question=question,
+                    author=author,
+                    answer_start=start,
+                    text=text,
+                    kind=Answer.Kind.PLAUSIBLE,
+                    misaligned=not ok,
+                )
+            )
+            versions.append(
+                QuestionRevision(
+                    question=question,
+                    number=1,
+                    origin=QuestionRevision.Origin.WRITTEN,
+                    editor=author,
+                    text=question.text,
+                    is_impossible=True,
+                    answer_start=start,
+                    answer_text=text,
+                )
+            )
+            if split != "train":  # FQuAD 2.0: two more judgments on dev and test
+                answers.append(
+                    Answer(
+                        question=question,
+                        author=second,
+                        answer_start=0,
+                        text="",
+                        kind=Answer.Kind.ADDITIONAL,
+                        no_answer=True,
+                        seconds_spent=20,
+                    )
+                )
+                answers.append(
+                    Answer(
+                        question=question,
+                        author=third,
+                        answer_start=start,
+                        text=text,
+                        kind=Answer.Kind.ADDITIONAL,
+                        misaligned=not ok,
+                        seconds_spent=20,
+                    )
+                )
         Answer.objects.bulk_create(answers, batch_size=BATCH)
         QuestionRevision.objects.bulk_create(versions, batch_size=BATCH)
     result = {
@@ -404,6 +471,10 @@ def child_build(out: Path, questions: int, piaf: Path) -> None:
         "questions": len(made),
         "answers": len(answers),
         "misaligned_questions": sum(1 for span in spans if not span[3]),
+        "unanswerable": len(impossible),
+        "unanswerable_per_split": {
+            split: sum(1 for _q, span in impossible if span[4] == split) for split in SPLITS
+        },
         "copies": copy,
         "per_split": {
             split: {
@@ -415,6 +486,52 @@ def child_build(out: Path, questions: int, piaf: Path) -> None:
         },
     }
     out.write_text(json.dumps(result))
+
+
+def _unanswerable_questions(
+    count, paragraphs, sources, split_of, answerable, campaign, author, types, rng
+):
+    """Store `count` unanswerable questions spread evenly over the paragraphs, after their
+    answerable ones; return [(question, (context, plausible text, start, aligned, split))].
+
+    Each is a PIAF question of its paragraph turned into one the paragraph does not answer
+    (" en 1850 ?" instead of " ?"), its plausible span the answer of another PIAF question of
+    the paragraph (the next one, cycling), as an annotator of FQuAD 2.0 would pick it."""
+    import uuid
+
+    from annotation.models import Question
+    from annotation.question_types import classify
+
+    total = len(paragraphs)
+    quotas = [((i + 1) * count) // total - (i * count) // total for i in range(total)]
+    made, spans = [], []
+    rows = zip(paragraphs, sources, quotas, split_of, answerable, strict=True)
+    for paragraph, qas, quota, split, first in rows:
+        for n in range(quota):
+            text, _answer, _start, _ok = qas[n % len(qas)]
+            _other, answer, start, ok = qas[(n + 1) % len(qas)]
+            text = text.rstrip(" ?") + " en 1850 ?"
+            if text not in types:
+                types[text] = classify(text)
+            sampled = (len(made) + 1) % 4 == 0
+            made.append(
+                Question(
+                    uuid=uuid.UUID(int=rng.getrandbits(128), version=4),
+                    campaign=campaign,
+                    paragraph=paragraph,
+                    author=author,
+                    position=first + n,
+                    text=text,
+                    question_type=types[text],
+                    seconds_spent=50,
+                    is_impossible=True,
+                    status=Question.Status.APPROVED if sampled else Question.Status.PENDING,
+                    sampled_for_review=sampled,
+                )
+            )
+            spans.append((paragraph.text, answer, start, ok, split))
+    made = Question.objects.bulk_create(made, batch_size=BATCH)
+    return list(zip(made, spans, strict=True))
 
 
 def _capped(articles, limit: int):
@@ -436,7 +553,15 @@ def _capped(articles, limit: int):
         yield ExportArticle(title=article.title, paragraphs=paragraphs(article.paragraphs))
 
 
-def child_export(out: Path, directory: Path, formats: str, splits: str, limit: int, profile: int):
+def child_export(
+    out: Path,
+    directory: Path,
+    formats: str,
+    splits: str,
+    limit: int,
+    profile: int,
+    squad_version: str = "1.1",
+):
     """Time one export in this fresh process; write its figures as JSON."""
     _django()
     from dataclasses import asdict
@@ -464,7 +589,12 @@ def child_export(out: Path, directory: Path, formats: str, splits: str, limit: i
     def report(_progress, message=""):
         steps.append((message, time.perf_counter()))
 
-    options = ReleaseOptions(formats=formats_list, splits=splits_list, include_test_answers=True)
+    options = ReleaseOptions(
+        formats=formats_list,
+        splits=splits_list,
+        include_test_answers=True,
+        squad_version=squad_version,
+    )
     profiler = None
     if profile:
         import cProfile
@@ -545,11 +675,12 @@ def child_ahead(out: Path) -> None:
 def child_main(argv: list[str]) -> int:
     mode, out = argv[0], Path(argv[1])
     if mode == "build":
-        child_build(out, int(argv[2]), Path(argv[3]))
+        child_build(out, int(argv[2]), Path(argv[3]), int(argv[4]))
     elif mode == "ahead":
         child_ahead(out)
     elif mode == "export":
-        child_export(out, Path(argv[2]), argv[3], argv[4], int(argv[5]), int(argv[6]))
+        version = argv[7] if len(argv) > 7 else "1.1"
+        child_export(out, Path(argv[2]), argv[3], argv[4], int(argv[5]), int(argv[6]), version)
     else:
         raise SystemExit(f"unknown child mode {mode}")
     return 0
@@ -580,17 +711,29 @@ def report_build(setup: dict, sizes: dict[str, int]) -> None:
             f"  {split:5}: {row['articles']:6,} articles {row['paragraphs']:7,} paragraphs "
             f"{row['questions']:7,} questions (FQuAD 1.1: {FQUAD_SPLITS[split]:,})"
         )
+    if setup.get("unanswerable"):
+        per_split = ", ".join(f"{k} {v:,}" for k, v in setup["unanswerable_per_split"].items())
+        print(
+            f"  + {setup['unanswerable']:,} unanswerable questions ({per_split}), each with "
+            'its plausible span; on dev and test, a "no answer" and a span from two others'
+        )
     print(
         "  table sizes: "
         + ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in sorted(sizes.items()))
     )
 
 
-def report_export(runs: list[dict]) -> None:
+def report_export(
+    runs: list[dict],
+    squad_version: str = "1.1",
+    target_seconds: float = TARGET_SECONDS,
+    target_mb: float = TARGET_PEAK_MB,
+) -> None:
     print()
     print(
-        f"export (squad + hf, all splits, test answers included), {len(runs)} fresh children "
-        f"({os.cpu_count()} cores; other work on the machine shows in the load average):"
+        f"SQuAD v{squad_version} export (squad + hf, all splits, test answers included), "
+        f"{len(runs)} fresh children ({os.cpu_count()} cores; other work on the machine shows "
+        "in the load average):"
     )
     for index, run in enumerate(runs, 1):
         print(
@@ -616,11 +759,11 @@ def report_export(runs: list[dict]) -> None:
     total = sum(f["bytes"] for f in best["files"])
     print(f"    total {total / 1e6:.1f} MB")
     peak = max(r["peak_kb"] for r in runs)
-    time_ok = best["seconds"] <= TARGET_SECONDS
-    rss_ok = mb(peak) <= TARGET_PEAK_MB
+    time_ok = best["seconds"] <= target_seconds
+    rss_ok = mb(peak) <= target_mb
     print(
-        f"export time (best of {len(runs)}): {best['seconds']:.2f} s   "
-        f"target <= {TARGET_SECONDS:g} s: {verdict(time_ok)}"
+        f"v{squad_version} export time (best of {len(runs)}): {best['seconds']:.2f} s   "
+        f"target <= {target_seconds:g} s: {verdict(time_ok)}"
     )
     cpu = min(r["cpu_s"] + r["db_cpu_s"] for r in runs)
     print(
@@ -628,9 +771,22 @@ def report_export(runs: list[dict]) -> None:
         "what the time is on an idle machine"
     )
     print(
-        f"export peak RSS (highest of {len(runs)}): {mb(peak):.1f} MB "
+        f"v{squad_version} export peak RSS (highest of {len(runs)}): {mb(peak):.1f} MB "
         f"(baseline after django.setup() {mb(best['baseline_rss_kb']):.1f} MB)   "
-        f"target <= {TARGET_PEAK_MB} MB: {verdict(rss_ok)}"
+        f"target <= {target_mb:g} MB: {verdict(rss_ok)}"
+    )
+
+
+def report_versions(v1: list[dict], v2: list[dict]) -> None:
+    """The v2.0 export beside the v1.1 one on the same database and machine."""
+    best1, best2 = (min(r["seconds"] for r in runs) for runs in (v1, v2))
+    cpu1, cpu2 = (min(r["cpu_s"] + r["db_cpu_s"] for r in runs) for runs in (v1, v2))
+    peak1, peak2 = (mb(max(r["peak_kb"] for r in runs)) for runs in (v1, v2))
+    print()
+    print(
+        f"v2.0 beside v1.1: time {best2:.2f} s vs {best1:.2f} s ({best2 / best1:.2f}x), CPU "
+        f"{cpu2:.2f} s vs {cpu1:.2f} s ({cpu2 / cpu1:.2f}x), peak RSS {peak2:.1f} MB vs "
+        f"{peak1:.1f} MB"
     )
 
 
@@ -691,41 +847,59 @@ def main(argv=None) -> int:
             created = True
             run_step("migrate", [str(PYTHON), "manage.py", "migrate", "--noinput"], env, 600)
             setup = run_child(
-                "data", "build", [str(args.questions), str(PIAF)], env, var_dir, timeout=1800
+                "data",
+                "build",
+                [str(args.questions), str(PIAF), str(args.unanswerable)],
+                env,
+                var_dir,
+                timeout=1800,
             )
             started = time.perf_counter()
             sizes = analyze_database(args.database_url)
             print(f"  VACUUM ANALYZE: {time.perf_counter() - started:.1f} s", flush=True)
             report_build(setup, sizes)
-        runs = []
+        # v1.1 and v2.0 in turn, so that both see the same machine (the load changes).
+        runs = {"1.1": [], "2.0": []}
         for index in range(args.repeat):
-            out_dir = var_dir / f"release-{index}"
-            out_dir.mkdir()
-            load = os.getloadavg()[0]
-            run = run_child(
-                f"export run {index + 1}",
-                "export",
-                [str(out_dir), ",".join(EXPORT_FORMATS), ",".join(SPLITS), "0", "0"],
-                env,
-                var_dir,
-                timeout=900,
-            )
-            runs.append(run | {"load": (load, os.getloadavg()[0])})
-            if index < args.repeat - 1:
-                shutil.rmtree(out_dir)
-        report_export(runs)
+            for version, version_runs in runs.items():
+                out_dir = var_dir / f"release-{version}-{index}"
+                out_dir.mkdir()
+                load = os.getloadavg()[0]
+                run = run_child(
+                    f"v{version} export run {index + 1}",
+                    "export",
+                    [
+                        str(out_dir),
+                        ",".join(EXPORT_FORMATS),
+                        ",".join(SPLITS),
+                        "0",
+                        "0",
+                        version,
+                    ],
+                    env,
+                    var_dir,
+                    timeout=900,
+                )
+                version_runs.append(run | {"load": (load, os.getloadavg()[0])})
+                if index < args.repeat - 1:
+                    shutil.rmtree(out_dir)
+        report_export(runs["1.1"])
+        report_export(runs["2.0"], "2.0", TARGET_V2_SECONDS, TARGET_V2_PEAK_MB)
+        report_versions(runs["1.1"], runs["2.0"])
         if args.profile:
             out_dir = var_dir / "release-profile"
             out_dir.mkdir()
             profiled = run_child(
                 "export under cProfile",
                 "export",
-                [str(out_dir), ",".join(EXPORT_FORMATS), ",".join(SPLITS), "0", "1"],
+                [str(out_dir), ",".join(EXPORT_FORMATS), ",".join(SPLITS), "0", "1", "2.0"],
                 env,
                 var_dir,
                 timeout=900,
             )
-            print(f"\nprofiled run: {profiled['seconds']:.2f} s (profiler overhead included)")
+            print(
+                f"\nprofiled run (v2.0): {profiled['seconds']:.2f} s (profiler overhead included)"
+            )
             print(profiled["profile"])
         if not args.skip_mrqa:
             # Three times, each in a fresh child: with no token kept (exports.tokens, emptied
