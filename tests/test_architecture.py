@@ -48,6 +48,7 @@ PURE = {
     "annotation.guidelines",
     "exports.formats",
     "evaluation.metrics",
+    "evaluation.baselines.no_answer",
     "evaluation.official_squad_v11",
     "evaluation.scoring",
     "evaluation.answer_types",

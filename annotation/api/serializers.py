@@ -296,6 +296,7 @@ class QuestionSerializer(serializers.ModelSerializer):
         data = super().to_representation(question)
         if self._held_back(question):
             data["answers"] = []
+            data["is_impossible"] = None  # part of the gold answer in a SQuAD v2.0 release
             for version in data.get("revisions", []):
                 version["answer_start"] = version["answer_text"] = None
                 version["is_impossible"] = None

@@ -184,6 +184,16 @@ def items_for_questions(questions) -> None:
             items_sync(campaign=campaign, questions=pks)
 
 
+def items_follow_review(question) -> None:
+    """A review made a question answerable, or rejected one: the open unanswerable-questions
+    campaigns offer its paragraph, or no longer, as the rule says (the paragraph's article is
+    synced; a lease already taken keeps its paragraph)."""
+    article = question.paragraph.article
+    for campaign in unanswerable_campaigns():
+        if article.split in campaign.splits and article.language == campaign.language:
+            items_sync(campaign=campaign, articles=[article.pk])
+
+
 def _item(lease: Lease):
     items = WorkItem.objects.filter(campaign_id=lease.campaign_id, kind=lease.kind)
     if lease.kind == Lease.Kind.WRITE:

@@ -22,7 +22,7 @@ from annotation.locks import question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
 from annotation.services.audit import revision_add
-from annotation.services.items import items_close_question
+from annotation.services.items import items_close_question, items_follow_review
 from annotation.services.work import (
     Claim,
     check_kind,
@@ -266,6 +266,8 @@ def _review_submit(*, lease: Lease, data, locked: bool = False) -> Review:
     review = _apply(question, answer, verdict, lease)
     if verdict.verdict == Review.Verdict.REJECT:
         items_close_question(question.pk)
+    if verdict.verdict in (Review.Verdict.REJECT, Review.Verdict.ANSWERABLE):
+        items_follow_review(question)
     for each in (given, lease):
         each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return review

@@ -10,6 +10,7 @@ from annotation.models import Answer, Lease, Question, QuestionRevision, WorkIte
 from annotation.selectors.questions import dataset_questions
 from annotation.services.campaigns import campaign_create, campaign_defaults, campaign_update
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
+from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from core.roles import Role
@@ -326,3 +327,52 @@ def test_the_dashboard_counts_the_paragraphs_offered_and_the_unanswerable_questi
     questions = client.get(f"/manage/campaigns/{campaign.pk}/dashboard/").content.decode()
     assert "<strong>1 / 3</strong>paragraphs done" in questions
     assert 'id="unanswerable-count"' not in questions
+
+
+def test_a_review_moves_a_paragraph_in_or_out_of_an_unanswerable_campaign(
+    campaign, unanswerable, paragraphs, annotators
+):
+    """Made answerable: its paragraph is offered; its only answerable question rejected: not."""
+    reviewer = UserFactory(username="rev", roles=[Role.REVIEWER])
+    campaign_update(campaign=campaign, review_rate="1.00")
+    campaign.refresh_from_db()
+    written(campaign, paragraphs[0], annotators[0])
+    (impossible,) = questions_store(
+        campaign=campaign,
+        questions=[
+            NewQuestion(
+                paragraph=paragraphs[1],
+                author_id=annotators[1].pk,
+                position=0,
+                text="Qui creusa le canal de Suez ?",
+                is_impossible=True,
+                sampled_for_review=True,
+                answers=[
+                    NewAnswer(
+                        author_id=annotators[1].pk,
+                        answer_start=paragraphs[1].text.index("Pierre-Paul Riquet"),
+                        text="Pierre-Paul Riquet",
+                        kind=Answer.Kind.PLAUSIBLE,
+                    )
+                ],
+            )
+        ],
+    )
+
+    def offered():
+        items = WorkItem.objects.filter(campaign=unanswerable, places__gt=0)
+        return sorted(items.values_list("paragraph_id", flat=True))
+
+    assert offered() == [paragraphs[0].pk]
+    verdicts = {
+        impossible.pk: {
+            "verdict": "answerable",
+            "answer_start": paragraphs[1].text.index("Pierre-Paul Riquet"),
+            "answer_text": "Pierre-Paul Riquet",
+        },
+    }
+    for _ in range(4):  # the first paragraph's three questions rejected, then the fourth
+        lease = review_claim_next(campaign=campaign, reviewer=reviewer).lease
+        data = verdicts.get(lease.question_id, {"verdict": "reject", "reason": "wrong_answer"})
+        review_submit(lease=lease, data=data)
+    assert offered() == [paragraphs[1].pk]
