@@ -406,3 +406,24 @@ def test_the_api_shows_a_v2_run_with_its_breakdown():
     dev = body["metrics"]["dev"]
     assert (dev["HasAns_total"], dev["NoAns_total"], dev["no_answer"]["f1"]) == (2, 2, 80.0)
     assert dev["no_answer_threshold"] == -TWO_LOG2
+
+
+def test_run_baseline_prints_the_answerable_and_unanswerable_figures_of_a_v2_run():
+    from evaluation.management.commands.run_baseline import Command
+
+    figures = {"f1": 75.0, "exact_match": 75.0, "total": 4, "HasAns_f1": 50.0}
+    figures |= {"HasAns_total": 2, "NoAns_exact": 100.0, "NoAns_total": 2}
+    only_answerable = {"f1": 50.0, "exact_match": 50.0, "total": 2, "HasAns_f1": 50.0}
+    only_answerable |= {"HasAns_total": 2, "no_answer": {"f1": None}}
+    result = {"id": 7, "kind": "lexical", "status": "succeeded", "error": "", "device": ""}
+    result["metrics"] = {
+        "dev": figures | {"no_answer": {"f1": 80.0}},
+        "test": only_answerable,
+    }
+    assert Command().summary(result).splitlines() == [
+        "Baseline run 7 (lexical): succeeded",
+        "  dev: F1 75.00, EM 75.00 over 4 questions",
+        "    answerable: F1 50.00 over 2; unanswerable: EM 100.00 over 2; no-answer F1 80.00",
+        "  test: F1 50.00, EM 50.00 over 2 questions",
+        "    answerable: F1 50.00 over 2; unanswerable: EM — over 0; no-answer F1 —",
+    ]

@@ -73,6 +73,17 @@ class Command(PlatformCommand):
                 f"  {split}: F1 {figures['f1']:.2f}, EM {figures['exact_match']:.2f} "
                 f"over {figures['total']} questions"
             )
+            if "no_answer" in figures:  # a SQuAD v2.0 release: both kinds, and telling them
+                lines.append(
+                    f"    answerable: F1 {_shown(figures.get('HasAns_f1'))} over "
+                    f"{figures.get('HasAns_total', 0)}; unanswerable: EM "
+                    f"{_shown(figures.get('NoAns_exact'))} over {figures.get('NoAns_total', 0)}; "
+                    f"no-answer F1 {_shown(figures['no_answer'].get('f1'))}"
+                )
         if result["device"]:
             lines.append(f"  device: {result['device']}")
         return "\n".join(lines)
+
+
+def _shown(value) -> str:
+    return "—" if value is None else f"{value:.2f}"
