@@ -278,7 +278,7 @@ def test_the_api_takes_unanswerable_questions_and_names_a_bad_field(
         {
             "errors": {
                 "questions[0].plausible_answer_start": [
-                    "Select the plausible answer in the paragraph."
+                    "Sélectionnez la réponse plausible dans le paragraphe."  # the default language
                 ]
             }
         },
