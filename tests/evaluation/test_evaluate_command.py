@@ -462,6 +462,22 @@ def test_a_held_back_v2_question_is_an_error(tmp_path):
         evaluate(path, write(tmp_path, "p.json", {"a": "cat", "h": ""}))
 
 
+def test_a_held_back_v2_release_test_file_is_an_error(tmp_path):
+    # What a v2.0 release writes for a test split without its answers: version "v2.0", no
+    # is_impossible, "answers": [] everywhere. Scoring it would read every question as
+    # unanswerable; it is refused as the v1.1 held-back file is.
+    document = squad_v2(("a", []), ("b", []), impossible_keys=False)
+    path = write(tmp_path, "squad-test.json", document)
+    with pytest.raises(CommandError, match=r"2 question\(s\) without any answer .*'a'"):
+        evaluate(path, write(tmp_path, "p.json", {"a": "", "b": "cat"}))
+    # Forced to v2.0, a v1.1 file (which never says is_impossible) still means it by [].
+    plain = write(tmp_path, "plain.json", squad(("a", []), ("b", ["cat"])))
+    result = evaluate(
+        plain, write(tmp_path, "q.json", {"a": "", "b": "cat"}), "--squad-version", "2.0"
+    )
+    assert (result["exact"], result["NoAns_total"]) == (100.0, 1)
+
+
 def test_v2_missing_predictions_score_zero_and_count(tmp_path, v2_files):
     dataset, _, _ = v2_files
     # q1 right, q4 right, q2 and q3 missing: exact 2/4 = 50; missing 2

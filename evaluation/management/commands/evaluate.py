@@ -106,8 +106,20 @@ def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dic
     if not dataset:
         raise CommandError(f"dataset {path}: no question to score")
     if squad_version == "2.0":
-        possible = _possible_ids(_document(path) if document is None else document)
-        unanswered = [qid for qid, truths in dataset.items() if not truths and qid in possible]
+        # Unanswerable when it says so. A file that never says (a v1.1 file read as v2.0 on
+        # purpose) means it by "answers": []; in one that does, a question without answers
+        # that does not say (a held-back test split of a v2.0 release: no is_impossible at
+        # all, but version "v2.0") or says false cannot be scored.
+        document = _document(path) if document is None else document
+        says = _impossible_flags(document)
+        held_back = bool(says) or (
+            isinstance(document, dict) and document.get("version") in V2_VERSIONS
+        )
+        unanswered = [
+            qid
+            for qid, truths in dataset.items()
+            if not truths and (says.get(qid) is False or (held_back and qid not in says))
+        ]
     else:
         unanswered = [question_id for question_id, truths in dataset.items() if not truths]
     if unanswered:
@@ -141,12 +153,12 @@ def _questions(document) -> list[dict]:
     ]
 
 
-def _possible_ids(document) -> set[str]:
-    """Return the ids of the questions that say ``"is_impossible": false``."""
+def _impossible_flags(document) -> dict[str, bool]:
+    """Return {question id: is_impossible} of the questions that say it."""
     return {
-        str(qa.get("id"))
+        str(qa.get("id")): bool(qa["is_impossible"])
         for qa in _questions(document)
-        if "is_impossible" in qa and not qa["is_impossible"]
+        if "is_impossible" in qa
     }
 
 
