@@ -25,7 +25,7 @@ from pathlib import Path
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from annotation.models import Question
+from annotation.models import Question, Review
 from annotation.selectors.questions import dataset_questions
 from core.errors import ServiceError
 from corpus.models import Split
@@ -286,6 +286,15 @@ def _history_lines(options: ReleaseOptions):
             yield _history_of(question, shown=shown, unanswerable=options.unanswerable)
 
 
+def _verdict_shown(verdict: str, *, shown: bool) -> str:
+    """A review's verdict in the history; where the answers are held back, "answerable" (a
+    question written unanswerable that a reviewer answered) is written as what it also is, a
+    correction: it would tell which held-back questions have an answer."""
+    if not shown and verdict == Review.Verdict.ANSWERABLE:
+        return Review.Verdict.CORRECT
+    return verdict
+
+
 def _history_of(question: Question, *, shown: bool, unanswerable: bool = False) -> bytes:
     """One question's line; in a v2.0 release each shown version also says whether it was
     unanswerable (its span then being the plausible one)."""
@@ -308,7 +317,7 @@ def _history_of(question: Question, *, shown: bool, unanswerable: bool = False) 
         ],
         "reviews": [
             {
-                "verdict": r.verdict,
+                "verdict": _verdict_shown(r.verdict, shown=shown),
                 "reason": r.reason,
                 # A reviewer's comment often quotes the right answer: held back with them.
                 **({"comment": r.comment} if shown else {}),

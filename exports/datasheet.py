@@ -206,7 +206,11 @@ def _reviewed(part: _Part) -> str:
     verdicts = part.verdicts
     if not verdicts:
         return "No reviewer judged them."
-    done = {"approve": "approved", "correct": "corrected"}
+    done = {
+        "approve": "approved",
+        "correct": "corrected",
+        "answerable": "found answerable though written unanswerable",
+    }
     shown = ", ".join(f"{verdicts[v]} {word}" for v, word in done.items() if verdicts.get(v))
     return (
         f"A reviewer judged {sum(verdicts.values())} of them ({shown}); corrected "

@@ -926,3 +926,30 @@ def test_export_release_refuses_a_bad_squad_version(db, tmp_path):
         export(tmp_path / "out", "--squad-version", "3.0")
     assert "squad_version" in str(error.value)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_datasheet_counts_the_questions_a_reviewer_found_answerable():
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from exports.datasheet import _reviewed
+
+    part = SimpleNamespace(verdicts=Counter({"approve": 3, "answerable": 2}))
+    assert _reviewed(part) == (
+        "A reviewer judged 5 of them (3 approved, 2 found answerable though written "
+        "unanswerable); corrected questions appear in their corrected version. Rejected "
+        "questions are not in this release."
+    )
+
+
+def test_a_held_back_history_writes_actually_answerable_as_a_correction():
+    from exports.build import _verdict_shown
+
+    assert _verdict_shown("answerable", shown=True) == "answerable"
+    # Held back: "answerable" would tell which questions have an answer.
+    assert _verdict_shown("answerable", shown=False) == "correct"
+    assert [_verdict_shown(v, shown=False) for v in ("approve", "reject", "correct")] == [
+        "approve",
+        "reject",
+        "correct",
+    ]
