@@ -169,12 +169,14 @@ def _check_na_probs(na_probs, release: Release) -> list[str]:
     return []
 
 
-def check_outsider(*, user, split: str, question_ids) -> None:
+def check_outsider(*, user, split: str, question_ids, unanswerable: bool = False) -> None:
     """Refuse a test submission from someone who could have seen the test answers (403).
 
     The test split scores models of people who never saw its answers: not admins (they may
     download them; their models are scored as baseline runs), and not anyone who wrote,
     answered or reviewed one of its questions (any lease on it counts: its holder saw it).
+    On a SQuAD v2.0 release (`unanswerable`), not reviewers either: they read every question
+    with its campaign and its reviews, which tell the unanswerable ones apart.
     """
     if split != "test":
         return
@@ -182,6 +184,12 @@ def check_outsider(*, user, split: str, question_ids) -> None:
         message = _(
             "Admins can read the test answers: score a model on test with a baseline run "
             "(Results page), or submit on dev."
+        )
+        raise ServiceError({"split": [message]}, status=403)
+    if unanswerable and user.has_role(Role.REVIEWER):
+        message = _(
+            "Reviewers can tell which test questions are unanswerable (their campaign, their "
+            "reviews), so this split cannot score your model fairly: submit on dev."
         )
         raise ServiceError({"split": [message]}, status=403)
     seen = Q(author=user) | Q(item_leases__annotator=user)
@@ -307,7 +315,9 @@ def submission_create(
         raise ServiceError(
             {"split": [_("This split of the release holds no question to score.")]}, status=409
         )
-    check_outsider(user=user, split=split, question_ids=gold)
+    check_outsider(
+        user=user, split=split, question_ids=gold, unanswerable=release.squad_version == "2.0"
+    )
     errors = {}
     if id_errors := _check_ids(predictions, gold, split):
         errors["predictions"] = id_errors

@@ -1164,3 +1164,22 @@ def test_on_test_missing_probabilities_are_counted_not_named(v2_board):
 
     message = refused(response, 400, "na_probs")
     assert message == "Give a probability for every question of the split; 2 of 3 are missing."
+
+
+def test_on_a_v2_release_reviewers_are_insiders_of_the_test_split(v2_board):
+    """A reviewer reads every test question with its campaign and reviews, which tell the
+    unanswerable ones apart: on a v2.0 release they may not score a model on test; on dev,
+    and on a v1.1 release's test split when they audited none of it, they may."""
+    reviewer = UserFactory(username="auditor", roles=[Role.REVIEWER])
+    api = api_for(reviewer)
+    response = submit(api, v2_board, split="test", predictions=v2_board.perfect(TEST))
+    message = refused(response, 403, "split")
+    assert message.startswith("Reviewers can tell which test questions are unanswerable")
+    assert Submission.objects.count() == 0
+    dev = submit(api, v2_board, predictions=v2_board.predictions(V2_PREDICTIONS))
+    assert dev.status_code == 201, dev.content
+    v2_board.release.options = v2_board.release.options | {"squad_version": "1.1"}
+    v2_board.release.save(update_fields=["options"])
+    assert (
+        submit(api, v2_board, split="test", predictions=v2_board.perfect(TEST)).status_code == 201
+    )
