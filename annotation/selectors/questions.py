@@ -80,14 +80,6 @@ def source_ids_stored(ids: list[str]) -> set[str]:
     return stored
 
 
-def paragraph_question_texts(paragraph_pk: int) -> list[str]:
-    """Return the texts of the questions a paragraph already has (rejected ones aside)."""
-    questions = Question.objects.filter(paragraph_id=paragraph_pk).exclude(
-        status=Question.Status.REJECTED
-    )
-    return list(questions.order_by("position", "pk").values_list("text", flat=True))
-
-
 def paragraph_existing_questions(paragraph_pk: int) -> list[Question]:
     """Return the answerable questions a paragraph already has, as the writers of
     unanswerable questions see them (their text; rejected ones aside)."""

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from annotation.locks import claim, lease_lock, leases_expire
 from annotation.models import Answer, Campaign, Lease, Question
-from annotation.selectors.questions import paragraph_question_texts
+from annotation.selectors.questions import paragraph_existing_questions
 from annotation.services.audit import review_sample
 from annotation.services.items import item_give_back, item_take, item_take_back
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
@@ -241,12 +241,14 @@ def questions_asked(lease: Lease) -> Asked:
     """What a paragraph's submission must hold under its campaign's settings.
 
     A campaign that asks for unanswerable questions (of that kind, or mixed) refuses a new
-    question that repeats one the paragraph already has."""
+    question that repeats one the page lists: the paragraph's answerable questions (its
+    unanswerable ones are not shown, nor told apart by a refusal)."""
     campaign = lease.campaign
     only = campaign.kind == Campaign.Kind.UNANSWERABLE
     existing = frozenset()
     if only or campaign.unanswerable_per_paragraph:
-        existing = frozenset(map(same_text, paragraph_question_texts(lease.paragraph_id)))
+        shown = paragraph_existing_questions(lease.paragraph_id)  # what the page lists
+        existing = frozenset(same_text(question.text) for question in shown)
     return Asked(
         low=campaign.questions_min,
         high=campaign.questions_max,

@@ -376,3 +376,14 @@ def test_a_review_moves_a_paragraph_in_or_out_of_an_unanswerable_campaign(
         data = verdicts.get(lease.question_id, {"verdict": "reject", "reason": "wrong_answer"})
         review_submit(lease=lease, data=data)
     assert offered() == [paragraphs[1].pk]
+
+
+def test_only_the_listed_questions_count_as_repeats(campaign, unanswerable, paragraphs, annotators):
+    """The page lists the paragraph's answerable questions: a repeat of one is refused; its
+    unanswerable ones are neither listed nor told apart by a refusal."""
+    mixed = campaign_create(name="Mixte", splits=["dev"], unanswerable_per_paragraph=1)
+    hidden = plausible(paragraphs[0], "Ardèche", "Dans quel département la Seine naît-elle ?")
+    written(mixed, paragraphs[0], annotators[0], [*good_questions(paragraphs[0]), hidden])
+    lease = lease_claim_next(campaign=unanswerable, annotator=annotators[1]).lease
+    (question,) = questions_submit(lease=lease, questions=[hidden])
+    assert (question.text, question.is_impossible) == (hidden["text"], True)
