@@ -46,9 +46,12 @@ def _save_form(request, form: CampaignForm, campaign: Campaign | None):
 @admin_only
 @require_http_methods(["GET", "POST"])
 def campaign_page(request, pk: int | None = None):
-    """Create a campaign (no pk) or change one."""
+    """Create a campaign (no pk; `?kind=` fills in that kind's defaults) or change one."""
     campaign = get_object_or_404(Campaign, pk=pk) if pk else None
-    initial = CampaignForm.initial_for(campaign) if campaign else campaign_defaults()
+    kind = request.GET.get("kind")
+    if kind not in Campaign.Kind.values:
+        kind = Campaign.Kind.QUESTIONS
+    initial = CampaignForm.initial_for(campaign) if campaign else campaign_defaults(kind)
     form, status = CampaignForm(initial=initial), 200
     if request.method == "POST":
         form = CampaignForm(request.POST)

@@ -387,3 +387,24 @@ def test_only_the_listed_questions_count_as_repeats(campaign, unanswerable, para
     lease = lease_claim_next(campaign=unanswerable, annotator=annotators[1]).lease
     (question,) = questions_submit(lease=lease, questions=[hidden])
     assert (question.text, question.is_impossible) == (hidden["text"], True)
+
+
+def test_the_new_campaign_page_fills_in_the_defaults_of_the_kind_asked(client, db):
+    client.force_login(UserFactory(username="boss", roles=[Role.ADMIN]))
+    client.cookies["django_language"] = "en"
+    listing = client.get("/manage/campaigns/").content.decode()
+    assert 'href="/manage/campaigns/new/?kind=unanswerable"' in listing
+
+    def initial(query):
+        form = client.get(f"/manage/campaigns/new/{query}").context["form"]
+        return {name: form.initial[name] for name in ("kind", "questions_min", "splits")}
+
+    assert initial("?kind=unanswerable") == {
+        "kind": "unanswerable",
+        "questions_min": 1,
+        "splits": ["train", "dev", "test"],
+    }
+    answering = {"kind": "additional_answers", "questions_min": 3, "splits": ["dev", "test"]}
+    assert initial("?kind=additional_answers") == answering
+    plain = {"kind": "questions", "questions_min": 3, "splits": ["train", "dev", "test"]}
+    assert initial("") == initial("?kind=<script>") == plain
