@@ -371,7 +371,7 @@ def score_v2(
         prediction = predictions.get(question_id)
         if prediction is None:
             continue
-        gold = [tokens for truth in truths if (tokens := norm.tokens(truth))] or [[]]
+        gold = _gold_tokens_v2(truths, norm)
         exact_raw[question_id], f1_raw[question_id] = _best_scores_v2(norm.tokens(prediction), gold)
     if na_probs is not None:
         absent = [question_id for question_id in exact_raw if question_id not in na_probs]
@@ -451,6 +451,17 @@ def _best_threshold(
         if current > best:
             best, best_thresh = current, na_probs[key]
     return 100.0 * best / total, best_thresh
+
+
+def _gold_tokens_v2(truths: Sequence[str], norm: Normalization) -> list[list[str]]:
+    """The truths with a token once normalized; none (unanswerable): the empty answer alone."""
+    return [tokens for truth in truths if (tokens := norm.tokens(truth))] or [[]]
+
+
+def f1_v2(prediction: str, truths: Sequence[str], norm: Normalization = SQUAD_EN) -> float:
+    """Return the SQuAD v2.0 F1 (0 to 1) of one prediction ("" = no answer) against its truths
+    ([] = unanswerable): the best over them, as `score_v2` counts it."""
+    return _best_scores_v2(norm.tokens(prediction), _gold_tokens_v2(truths, norm))[1]
 
 
 def _best_scores_v2(predicted: list[str], truths: Sequence[list[str]]) -> tuple[float, float]:

@@ -20,33 +20,10 @@ Pure: no Django, only the metrics' normalizations.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 
-from evaluation.metrics import Normalization
-
-
-def f1_v2(prediction: str, truths: Sequence[str], norm: Normalization) -> float:
-    """Return the SQuAD v2.0 F1 of one prediction: its best over the truths ([] = unanswerable).
-
-    As in the official script, the truths are those with a token once normalized, and a
-    question with none (unanswerable) has the empty text as its only truth.
-    """
-    predicted = norm.tokens(prediction)
-    expected = [tokens for truth in truths if (tokens := norm.tokens(truth))] or [[]]
-    return max(_f1_tokens(predicted, tokens) for tokens in expected)
-
-
-def _f1_tokens(predicted: list[str], expected: list[str]) -> float:
-    if not predicted or not expected:
-        return float(predicted == expected)
-    common = sum((Counter(predicted) & Counter(expected)).values())
-    if common == 0:
-        return 0.0
-    precision = common / len(predicted)
-    recall = common / len(expected)
-    return (2 * precision * recall) / (precision + recall)
+from evaluation.metrics import Normalization, f1_v2
 
 
 def best_threshold(

@@ -6,8 +6,8 @@ import math
 import pytest
 
 from evaluation.baselines.lexical import Passage, predict_all_scored, predict_passage_scored
-from evaluation.baselines.no_answer import apply_threshold, best_threshold, f1_v2
-from evaluation.metrics import FQUAD_FR, score_v2
+from evaluation.baselines.no_answer import apply_threshold, best_threshold
+from evaluation.metrics import FQUAD_FR, f1_v2, score_v2
 
 LOG2 = math.log(2)
 CHAMBORD = (
