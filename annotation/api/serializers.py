@@ -12,7 +12,7 @@ from annotation.models import (
     RejectReason,
     Review,
 )
-from annotation.selectors.questions import answers_held_back
+from annotation.selectors.questions import answers_held_back, reviewed_answer
 from annotation.services.campaigns import FIELDS
 from core.roles import Role
 
@@ -92,8 +92,7 @@ class LeaseSerializer(serializers.ModelSerializer):
             return None
         shown = {"id": str(question.uuid), "text": question.text}
         if lease.kind == Lease.Kind.REVIEW:
-            kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
-            answer = question.answers.filter(kind=kind).order_by("pk").first()
+            answer = reviewed_answer(question)
             span = answer and {"answer_start": answer.answer_start, "text": answer.text}
             shown |= {
                 "question_type": question.question_type,

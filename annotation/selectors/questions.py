@@ -89,6 +89,13 @@ def paragraph_existing_questions(paragraph_pk: int) -> list[Question]:
     return list(questions.order_by("position", "pk").only("pk", "text", "paragraph_id"))
 
 
+def reviewed_answer(question: Question) -> Answer | None:
+    """The span a review audits: the original answer, or an unanswerable question's plausible
+    one (None when an imported unanswerable question came without it)."""
+    kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
+    return question.answers.filter(kind=kind).order_by("pk").first()
+
+
 def shown_answers() -> QuerySet:
     """Return the answers a dataset shows: a span (not "no answer", not the plausible span of
     an unanswerable question) at its right place."""

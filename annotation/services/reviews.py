@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from annotation.locks import question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
+from annotation.selectors.questions import reviewed_answer
 from annotation.services.audit import revision_add
 from annotation.services.items import items_close_question, items_follow_review
 from annotation.services.work import (
@@ -47,13 +48,6 @@ VERDICT_STATUS = {
 # The verdicts that write a new version of the question.
 REVISING = (Review.Verdict.CORRECT, Review.Verdict.ANSWERABLE)
 SPAN_FIELDS = ("question_text", "answer_start", "answer_text")
-
-
-def reviewed_answer(question: Question) -> Answer | None:
-    """The span a review audits: the original answer, or an unanswerable question's plausible
-    one (None when an imported unanswerable question came without it)."""
-    kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
-    return question.answers.filter(kind=kind).order_by("pk").first()
 
 
 def review_claim_next(*, campaign: Campaign, reviewer) -> Claim | None:

@@ -14,7 +14,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease, RejectReason, Review
 from annotation.selectors.quality import review_queue
-from annotation.services.reviews import review_claim_next, review_submit, reviewed_answer
+from annotation.selectors.questions import reviewed_answer
+from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
 from annotation.views.work import own_lease, span_messages
 from core.errors import ServiceError
