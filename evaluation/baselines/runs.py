@@ -195,13 +195,7 @@ def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
     predicted = {k: v for k, v in predictions.items() if k in gold}
     metrics = score(gold, predicted, norm)
     qtypes = question_types(gold)
-    firsts = [
-        (e["context"], e["answers"]["answer_start"][0], e["answers"]["text"][0])
-        for e in examples
-        if e["answers"]["text"]
-    ]
-    ids = [e["id"] for e in examples if e["answers"]["text"]]
-    atypes = dict(zip(ids, [str(t.value) for t in answer_types(firsts)], strict=True))
+    atypes = _answer_type_ids(examples)
     breakdown = {
         "question_type": score_by(gold, predicted, norm, qtypes),
         "answer_type": score_by(gold, predicted, norm, atypes),
@@ -219,21 +213,10 @@ def _answer_type_ids(examples) -> dict[str, str]:
     return dict(zip(ids, [str(t.value) for t in answer_types(firsts)], strict=True))
 
 
-def _score_v2_by(gold, predicted, norm, category) -> dict[str, dict]:
-    """Return the v2.0 scores per category, in the v1.1 breakdown's keys (and its share)."""
-    groups: dict[str, dict] = {}
-    for qid, answers in gold.items():
-        groups.setdefault(category.get(qid, "other"), {})[qid] = answers
-    rows = {}
-    for name, subset in sorted(groups.items()):
-        figures = score_v2(subset, {k: v for k, v in predicted.items() if k in subset}, norm=norm)
-        rows[name] = {
-            "exact_match": figures["exact"],
-            "f1": figures["f1"],
-            "total": figures["total"],
-            "share": 100.0 * len(subset) / len(gold),
-        }
-    return rows
+def _v2_in_v1_keys(gold, predicted, norm) -> dict:
+    """Score one category the v2.0 way, in the v1.1 breakdown's keys."""
+    figures = score_v2(gold, {k: v for k, v in predicted.items() if k in gold}, norm=norm)
+    return {"exact_match": figures["exact"], "f1": figures["f1"], "total": figures["total"]}
 
 
 def _score_v2(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
@@ -251,8 +234,10 @@ def _score_v2(run, split, examples, predictions, gold, norm) -> tuple[dict, dict
     answerable = {qid: answers for qid, answers in gold.items() if answers}
     atypes = _answer_type_ids(examples)
     breakdown = {
-        "question_type": _score_v2_by(gold, predicted, norm, question_types(gold)),
-        "answer_type": _score_v2_by(answerable, predicted, norm, atypes) if answerable else {},
+        "question_type": score_by(gold, predicted, norm, question_types(gold), _v2_in_v1_keys),
+        "answer_type": (
+            score_by(answerable, predicted, norm, atypes, _v2_in_v1_keys) if answerable else {}
+        ),
     }
     return metrics, breakdown
 
