@@ -201,29 +201,53 @@ def check_outsider(*, user, split: str, question_ids, unanswerable: bool = False
         raise ServiceError({"split": [message]}, status=403)
 
 
-def _check_ids(predictions: dict, gold: dict, split: str) -> list[str]:
+def _check_ids(given: dict, gold: dict, split: str, missing_message) -> list[str]:
+    """Every question of the split is in `given` (predictions, probabilities), and no other
+    id; on test a missing id is counted, never named (it would show a hidden question).
+    `missing_message(count, named)` is the message template of the missing ones."""
     errors = []
-    if unknown := _unknown_ids(predictions, gold, split):
+    if unknown := _unknown_ids(given, gold, split):
         errors.append(unknown)
-    missing = [key for key in gold if key not in predictions]
-    if missing and split == "test":  # never name a hidden question's id
-        message = ngettext(
-            "A submission answers every question of the split; %(count)d of %(total)d is missing.",
-            "A submission answers every question of the split; %(count)d of %(total)d are missing.",
-            len(missing),
-        )
-        errors.append(message % {"count": len(missing), "total": len(gold)})
-    elif missing:
-        message = ngettext(
+    missing = [key for key in gold if key not in given]
+    if missing:
+        named = split != "test"
+        values = {"count": len(missing), "total": len(gold)}
+        if named:
+            values["ids"] = _named(missing)
+        errors.append(missing_message(len(missing), named) % values)
+    return errors
+
+
+def _missing_predictions(count: int, named: bool) -> str:
+    if named:
+        return ngettext(
             "A submission answers every question of the split; %(count)d of %(total)d is "
             "missing: %(ids)s.",
             "A submission answers every question of the split; %(count)d of %(total)d are "
             "missing: %(ids)s.",
-            len(missing),
+            count,
         )
-        values = {"count": len(missing), "total": len(gold), "ids": _named(missing)}
-        errors.append(message % values)
-    return errors
+    return ngettext(
+        "A submission answers every question of the split; %(count)d of %(total)d is missing.",
+        "A submission answers every question of the split; %(count)d of %(total)d are missing.",
+        count,
+    )
+
+
+def _missing_probabilities(count: int, named: bool) -> str:
+    if named:
+        return ngettext(
+            "Give a probability for every question of the split; %(count)d of %(total)d is "
+            "missing: %(ids)s.",
+            "Give a probability for every question of the split; %(count)d of %(total)d are "
+            "missing: %(ids)s.",
+            count,
+        )
+    return ngettext(
+        "Give a probability for every question of the split; %(count)d of %(total)d is missing.",
+        "Give a probability for every question of the split; %(count)d of %(total)d are missing.",
+        count,
+    )
 
 
 def _unknown_ids(given: dict, gold: dict, split: str) -> str | None:
@@ -236,34 +260,6 @@ def _unknown_ids(given: dict, gold: dict, split: str) -> str | None:
         len(unknown),
     )
     return message % {"count": len(unknown), "split": split, "ids": _named(unknown)}
-
-
-def _check_na_prob_ids(na_probs: dict, gold: dict, split: str) -> list[str]:
-    """Every question of the split has a probability, and no other id (test: none named)."""
-    errors = []
-    if unknown := _unknown_ids(na_probs, gold, split):
-        errors.append(unknown)
-    missing = [key for key in gold if key not in na_probs]
-    if missing and split == "test":  # never name a hidden question's id
-        message = ngettext(
-            "Give a probability for every question of the split; %(count)d of %(total)d is "
-            "missing.",
-            "Give a probability for every question of the split; %(count)d of %(total)d are "
-            "missing.",
-            len(missing),
-        )
-        errors.append(message % {"count": len(missing), "total": len(gold)})
-    elif missing:
-        message = ngettext(
-            "Give a probability for every question of the split; %(count)d of %(total)d is "
-            "missing: %(ids)s.",
-            "Give a probability for every question of the split; %(count)d of %(total)d are "
-            "missing: %(ids)s.",
-            len(missing),
-        )
-        values = {"count": len(missing), "total": len(gold), "ids": _named(missing)}
-        errors.append(message % values)
-    return errors
 
 
 def release_split_normalization(*, question_ids) -> Normalization:
@@ -319,9 +315,11 @@ def submission_create(
         user=user, split=split, question_ids=gold, unanswerable=release.squad_version == "2.0"
     )
     errors = {}
-    if id_errors := _check_ids(predictions, gold, split):
+    if id_errors := _check_ids(predictions, gold, split, _missing_predictions):
         errors["predictions"] = id_errors
-    if na_probs is not None and (na_id_errors := _check_na_prob_ids(na_probs, gold, split)):
+    if na_probs is not None and (
+        na_id_errors := _check_ids(na_probs, gold, split, _missing_probabilities)
+    ):
         errors["na_probs"] = na_id_errors
     if errors:
         raise ServiceError(errors)
