@@ -34,6 +34,29 @@ def browser():
         browser.close()
 
 
+def settle(page, *, timeout_ms: int = 5000) -> None:
+    """Leave the page and wait until the requests it sent have their answers.
+
+    Leaving a work page sends its pending draft (pagehide, a keepalive request). Closing the
+    browser at once would let that request reach the server while the test's database is
+    being flushed: the two deadlock, the flush fails and the next test starts on leftovers.
+    """
+    pending = set()
+    context = page.context
+    context.on("request", lambda request: pending.add(request))
+    context.on("requestfinished", lambda request: pending.discard(request))
+    context.on("requestfailed", lambda request: pending.discard(request))
+    try:
+        page.goto("about:blank")
+    except Exception:  # noqa: BLE001 (a closed or crashed page has nothing left to send)
+        return
+    page.wait_for_timeout(100)  # the events of what leaving sent arrive
+    waited = 100
+    while pending and waited < timeout_ms:
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="fr-FR")
@@ -44,4 +67,5 @@ def page(browser):
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.console_problems = problems
     yield page
+    settle(page)
     context.close()

@@ -12,6 +12,7 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
+from tests.e2e.conftest import settle
 from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
@@ -170,6 +171,7 @@ def test_a_drag_takes_whole_words_and_the_pace_counts_against_30_seconds(
         TEXT.index("Exposition universel"),
     )
     assert answer.seconds_spent == 12
+    settle(page)
     context.close()
 
 

@@ -11,6 +11,7 @@ from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
+from tests.e2e.conftest import settle
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
@@ -430,6 +431,7 @@ def test_the_pace_shows_the_time_on_this_question_against_the_guideline(
             break
         page.wait_for_timeout(100)
     assert [q["seconds"] for q in Lease.objects.get().draft["questions"]] == [102]
+    settle(page)
     context.close()
 
 
@@ -458,6 +460,7 @@ def test_on_a_wide_screen_the_paragraph_is_beside_the_questions(browser, live_se
     paragraph = visible_box(page, "#paragraph")
     assert paragraph["bottom"] > 0 and paragraph["top"] < 768  # still in view
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    settle(page)
     context.close()
 
 
@@ -515,6 +518,7 @@ def test_on_a_phone_the_paragraph_stays_in_reach_while_writing(browser, live_ser
         )
         == "next-paragraph"
     )
+    settle(page)
     context.close()
 
 

@@ -13,6 +13,7 @@ from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
+from tests.e2e.conftest import settle
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.e2e.test_review import drag_select_span
 from tests.factories import UserFactory
@@ -139,6 +140,7 @@ def test_an_annotator_writes_two_unanswerable_questions_with_plausible_spans(
         (1, True, "mont Gerbier-de-Jonc"),
         (2, False, "Ardèche"),
     ]
+    settle(review)
     reviewer.close()
 
 
