@@ -170,6 +170,21 @@ def dataset_squad_version(document) -> str:
     return "2.0" if any("is_impossible" in qa for qa in _questions(document)) else "1.1"
 
 
+def _json_object(path: str, label: str, shape: str) -> dict:
+    """Return the JSON object of a file; CommandError naming the file (`label path`) when it
+    cannot be read, is not JSON, or is not an object of this `shape`."""
+    try:
+        with Path(path).open("rb") as file:
+            document = json.load(file)
+    except OSError as error:
+        raise CommandError(f"{label} {path}: cannot read the file: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CommandError(f"{label} {path}: not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise CommandError(f"{label} {path}: expected an object {shape}, found {_kind(document)}")
+    return document
+
+
 def load_na_probs(path: str, dataset: dict, predictions: dict) -> dict[str, float]:
     """Return the {question id: probability of no answer} object of an na-prob file.
 
@@ -177,18 +192,7 @@ def load_na_probs(path: str, dataset: dict, predictions: dict) -> dict[str, floa
     is not an object, a value that is not a number in [0, 1] (naming its id), or a question of
     the dataset that has a prediction but no probability (counted, the first named).
     """
-    try:
-        with Path(path).open("rb") as file:
-            na_probs = json.load(file)
-    except OSError as error:
-        raise CommandError(f"na-prob {path}: cannot read the file: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CommandError(f"na-prob {path}: not valid JSON: {error}") from None
-    if not isinstance(na_probs, dict):
-        raise CommandError(
-            f"na-prob {path}: expected an object {{question id: probability}}, "
-            f"found {_kind(na_probs)}"
-        )
+    na_probs = _json_object(path, "na-prob", "{question id: probability}")
     for question_id, probability in na_probs.items():
         if isinstance(probability, bool) or not isinstance(probability, int | float):
             raise CommandError(
@@ -215,18 +219,7 @@ def load_predictions(path: str) -> dict[str, str]:
     Raise CommandError naming the file for an unreadable file, invalid JSON, a document that is
     not an object, or an answer that is not a string (naming its id).
     """
-    try:
-        with Path(path).open("rb") as file:
-            predictions = json.load(file)
-    except OSError as error:
-        raise CommandError(f"predictions {path}: cannot read the file: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CommandError(f"predictions {path}: not valid JSON: {error}") from None
-    if not isinstance(predictions, dict):
-        raise CommandError(
-            f"predictions {path}: expected an object {{question id: answer}}, "
-            f"found {_kind(predictions)}"
-        )
+    predictions = _json_object(path, "predictions", "{question id: answer}")
     for question_id, answer in predictions.items():
         if not isinstance(answer, str):
             raise CommandError(
