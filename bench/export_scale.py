@@ -375,14 +375,18 @@ def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) ->
                 spans.append((paragraph.text, answer, start, ok, split))
         made = Question.objects.bulk_create(made, batch_size=BATCH)
         answers, versions = [], []
-        for question, (context, text, start, ok, split) in zip(made, spans, strict=True):
+
+        def written(question, start, text, ok, *, impossible=False):
+            """The author's span (the answer, or an unanswerable question's plausible one)
+            and version 1."""
+            kind = Answer.Kind.PLAUSIBLE if impossible else Answer.Kind.ORIGINAL
             answers.append(
                 Answer(
                     question=question,
                     author=author,
                     answer_start=start,
                     text=text,
-                    kind=Answer.Kind.ORIGINAL,
+                    kind=kind,
                     misaligned=not ok,
                 )
             )
@@ -393,10 +397,14 @@ def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) ->
                     origin=QuestionRevision.Origin.WRITTEN,
                     editor=author,
                     text=question.text,
+                    is_impossible=impossible,
                     answer_start=start,
                     answer_text=text,
                 )
             )
+
+        for question, (context, text, start, ok, split) in zip(made, spans, strict=True):
+            written(question, start, text, ok)
             if split != "train":  # FQuAD: three answers on dev and test questions
                 other = nearby_answer(context, text, start) if ok else text
                 for person, value in ((second, text), (third, other)):
@@ -417,28 +425,7 @@ def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) ->
         for question, (_context, text, start, ok, split) in impossible:
             # The author's plausible span: a span of the paragraph that answers another
             # question (a careless reader's answer); misaligned where the PIAF one is.
-            answers.append(
-                Answer(
-                    question=question,
-                    author=author,
-                    answer_start=start,
-                    text=text,
-                    kind=Answer.Kind.PLAUSIBLE,
-                    misaligned=not ok,
-                )
-            )
-            versions.append(
-                QuestionRevision(
-                    question=question,
-                    number=1,
-                    origin=QuestionRevision.Origin.WRITTEN,
-                    editor=author,
-                    text=question.text,
-                    is_impossible=True,
-                    answer_start=start,
-                    answer_text=text,
-                )
-            )
+            written(question, start, text, ok, impossible=True)
             if split != "train":  # FQuAD 2.0: two more judgments on dev and test
                 answers.append(
                     Answer(
