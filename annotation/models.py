@@ -2,12 +2,13 @@
 
 import secrets
 import uuid
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import CreatedBy
+from core.models import CreatedBy, Job
 
 
 def random_seed() -> int:
@@ -27,6 +28,20 @@ class QuestionType(models.TextChoices):
     HOW = "how", _("how (comment)")
     HOW_MANY = "how_many", _("how many (combien)")
     OTHER = "other", _("other")
+
+
+class ModelKind(models.TextChoices):
+    """Which model answers the questions of a campaign while they are written."""
+
+    NONE = "none", _("none")
+    LEXICAL = "lexical", _("the lexical baseline (sliding window)")
+    RUN = "run", _("a finished baseline run's model")
+    SERVER = "server", _("a predict server (MRQA protocol)")
+
+
+class ModelMode(models.TextChoices):
+    SHOW = "show", _("show the model's answer")
+    ADVERSARIAL = "adversarial", _("ask for questions that fool the model")
 
 
 class Campaign(CreatedBy, models.Model):
@@ -62,6 +77,31 @@ class Campaign(CreatedBy, models.Model):
     unanswerable_per_paragraph = models.PositiveSmallIntegerField(
         _("unanswerable questions per paragraph"), default=0
     )
+    # Model in the loop (issue 15, Beat the AI): a model answers each question as it is
+    # written; `evaluation.in_the_loop` checks and changes these settings (a lower floor
+    # cannot read baseline runs), and `model_round` counts the models the campaign had.
+    model_kind = models.CharField(
+        _("model in the loop"), max_length=16, choices=ModelKind.choices, default=ModelKind.NONE
+    )
+    model_run = models.ForeignKey(
+        "evaluation.BaselineRun",
+        verbose_name=_("baseline run"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    model_url = models.CharField(_("predict server address"), max_length=500, blank=True)
+    model_mode = models.CharField(
+        _("model mode"), max_length=16, choices=ModelMode.choices, default=ModelMode.SHOW
+    )
+    model_f1_threshold = models.DecimalField(
+        _("fooled below this F1 (%)"), max_digits=5, decimal_places=2, default=Decimal(40)
+    )
+    model_fooling_target = models.PositiveSmallIntegerField(
+        _("model-fooling questions asked per paragraph"), default=0
+    )
+    model_round = models.PositiveSmallIntegerField(_("model round"), default=0)
     lease_minutes = models.PositiveSmallIntegerField(_("lease minutes"), default=30)
     # The pace the guidelines ask for (FQuAD: about a minute a question, 30 s an answer); the
     # annotation page shows the time spent against it.
@@ -108,6 +148,16 @@ class Campaign(CreatedBy, models.Model):
                 condition=models.Q(unanswerable_per_paragraph__lte=5),
                 name="annotation_campaign_unanswerable_5",
             ),
+            models.CheckConstraint(
+                condition=models.Q(model_f1_threshold__gte=0, model_f1_threshold__lte=100)
+                & models.Q(model_fooling_target__lte=models.F("questions_max")),
+                name="annotation_campaign_model_settings",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(model_kind="run", model_run__isnull=False)
+                | (~models.Q(model_kind="run") & models.Q(model_run__isnull=True)),
+                name="annotation_campaign_model_run_iff_run",
+            ),
         ]
 
     def __str__(self):
@@ -117,6 +167,11 @@ class Campaign(CreatedBy, models.Model):
     def writes_questions(self) -> bool:
         """Whether its annotators write questions on paragraphs (and reviewers audit them)."""
         return self.kind in self.WRITING_KINDS
+
+    @property
+    def has_model(self) -> bool:
+        """Whether a model answers its questions while they are written."""
+        return self.model_kind != ModelKind.NONE
 
 
 class Lease(models.Model):
@@ -347,6 +402,22 @@ class Question(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
     sampled_for_review = models.BooleanField(_("sampled for review"), default=False)
+    # Model in the loop: the attempt whose model answer counts (the last one asked with the
+    # question's final text), how many attempts the annotator made, and the model's EM/F1
+    # against the question's current answer: set at submission, computed again when a
+    # reviewer corrects the span. Null: no model, or the model was unavailable.
+    model_attempt = models.ForeignKey(
+        "annotation.ModelAttempt",
+        verbose_name=_("model answer"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    model_attempts = models.PositiveSmallIntegerField(_("attempts against the model"), default=0)
+    model_exact = models.FloatField(_("model exact match (%)"), null=True, blank=True)
+    model_f1 = models.FloatField(_("model F1 (%)"), null=True, blank=True)
+    model_fooled = models.BooleanField(_("fooled the model"), null=True, blank=True)
     # The id a question had in the dataset it was imported from (kept in every export).
     source_id = models.CharField(_("id in the imported dataset"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
@@ -618,3 +689,101 @@ class ReviewCounter(models.Model):
 
     def __str__(self):
         return f"{self.annotator_id}: {self.sampled}/{self.seen}"
+
+
+class ModelRound(CreatedBy, Job):
+    """One model of a campaign's loop, in order: round 1 is its first model, each switch to
+    another model starts the next round (Beat the AI's three progressively stronger models).
+
+    Its job scores this round's model on the questions of the earlier rounds (the annotators'
+    answers as the truth): how the newer model does on what fooled the older ones. `results`
+    holds {"rounds": {"1": {questions, exact_match, f1, fooled, fooled_rate}}}.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="model_rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    model_kind = models.CharField(_("model"), max_length=16, choices=ModelKind.choices)
+    model_run = models.ForeignKey(
+        "evaluation.BaselineRun",
+        verbose_name=_("baseline run"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    model_url = models.CharField(_("predict server address"), max_length=500, blank=True)
+    label = models.CharField(_("model"), max_length=200)
+    f1_threshold = models.DecimalField(
+        _("fooled below this F1 (%)"), max_digits=5, decimal_places=2
+    )
+    results = models.JSONField(_("scores on the earlier rounds"), default=dict, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = _("model round")
+        verbose_name_plural = _("model rounds")
+        ordering = ["campaign_id", "number"]
+        constraints = [
+            *Job.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["campaign", "number"], name="annotation_model_round_one_per_number"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.campaign_id} round {self.number} · {self.label}"
+
+
+class ModelAttempt(models.Model):
+    """One time a model answered a question being written (or was asked and did not answer).
+
+    The page asks after each "Add the question": the question's text and the annotator's span
+    as they were, the model's answer, its EM/F1 against that span and whether it was fooled
+    (F1 under the campaign's threshold). `key` is the page's name for the question being
+    written, so that rephrasings of one question are numbered 1, 2, 3… and the question stored
+    at submission finds its attempts. Rows are never changed but for `question`.
+    """
+
+    class Status(models.TextChoices):
+        ANSWERED = "answered", _("answered")
+        UNAVAILABLE = "unavailable", _("model unavailable")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    lease = models.ForeignKey(Lease, on_delete=models.CASCADE, related_name="model_attempts")
+    question = models.ForeignKey(
+        Question, on_delete=models.SET_NULL, null=True, blank=True, related_name="model_tries"
+    )
+    round = models.ForeignKey(ModelRound, on_delete=models.PROTECT, related_name="model_attempts")
+    key = models.CharField(_("question on the page"), max_length=64)
+    number = models.PositiveSmallIntegerField(_("attempt"))
+    text = models.TextField(_("question"))
+    answer_start = models.IntegerField(_("answer start"))
+    answer_text = models.TextField(_("answer"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices)
+    model_answer = models.TextField(_("model answer"), blank=True)
+    model_answer_start = models.IntegerField(_("model answer start"), null=True, blank=True)
+    exact_match = models.FloatField(_("exact match (%)"), null=True, blank=True)
+    f1 = models.FloatField(_("F1 (%)"), null=True, blank=True)
+    fooled = models.BooleanField(_("fooled"), null=True, blank=True)
+    milliseconds = models.PositiveIntegerField(_("milliseconds"), default=0)
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("model attempt")
+        verbose_name_plural = _("model attempts")
+        ordering = ["lease_id", "key", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["lease", "key", "number"], name="annotation_attempt_one_per_number"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="answered", f1__isnull=False, fooled__isnull=False)
+                | models.Q(status="unavailable", f1__isnull=True, fooled__isnull=True),
+                name="annotation_attempt_answered_has_scores",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["question", "number"], name="annotation_attempt_question"),
+        ]
+
+    def __str__(self):
+        return f"{self.lease_id}/{self.key} #{self.number}: {self.status}"

@@ -40,6 +40,11 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["questions_min"] = [_("Between 1 and 10.")]
     if not low <= high <= 10:
         errors["questions_max"] = [_("Between the fewest questions and 10.")]
+    elif high < data.get("model_fooling_target", 0):  # set beside the model in the loop
+        errors["questions_max"] = [
+            _("At least the %(count)d model-fooling questions the campaign asks for.")
+            % {"count": data["model_fooling_target"]}
+        ]
     if not 5 <= data["lease_minutes"] <= 1440:
         errors["lease_minutes"] = [_("Between 5 and 1440 minutes.")]
     seconds = data["seconds_per_question"]
@@ -178,4 +183,5 @@ def campaign_create(*, created_by=None, **fields) -> Campaign:
 def campaign_update(*, campaign: Campaign, **fields) -> Campaign:
     """Change some settings of a campaign; the others stay as they are."""
     current = {name: getattr(campaign, name) for name in FIELDS}
+    current["model_fooling_target"] = campaign.model_fooling_target  # checked, not changed here
     return _save(campaign, current | fields)
