@@ -6,6 +6,7 @@ Offsets are Python code points into the paragraph text, as everywhere in the pla
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from core.text import BAD_CHARACTERS
@@ -13,6 +14,7 @@ from core.text import BAD_CHARACTERS
 MAX_QUESTION_CHARS = 1000
 MAX_ANSWER_CHARS = 1000
 MAX_SECONDS = 24 * 3600
+MODEL_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class CleanQuestion:
     answer_text: str
     seconds_spent: int
     is_impossible: bool = False
+    # The page's name for the question while it was written (model in the loop: its attempts).
+    model_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,9 @@ def _question_problems(paragraph: str, item, seen: set[str], asked: Asked, _) ->
             )
         problems |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
     problems |= seconds_problems(item.get("seconds_spent", 0), _)
+    key = item.get("model_key", "")
+    if not isinstance(key, str) or (key and not MODEL_KEY.fullmatch(key)):
+        problems["model_key"] = _("Up to 64 letters, digits, - or _.")
     return problems
 
 
@@ -191,6 +198,7 @@ def check_questions(paragraph: str, questions, *, asked: Asked, _):
                 answer_text=item[f"{prefix}answer_text"],
                 seconds_spent=item.get("seconds_spent", 0),
                 is_impossible=impossible,
+                model_key=item.get("model_key", ""),
             )
         )
     return {}, clean

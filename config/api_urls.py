@@ -11,7 +11,9 @@ from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api.analyses import DatasetAnalysisViewSet
 from evaluation.api.baselines import BaselineRunViewSet
 from evaluation.api.human import HumanPerformanceView
+from evaluation.api.in_the_loop import CampaignModelView, LeaseAttemptsView
 from evaluation.api.leaderboard import SubmissionsView
+from evaluation.api.rounds import CampaignModelRoundsView
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
 
 router = DefaultRouter(trailing_slash=True)
@@ -41,5 +43,12 @@ urlpatterns = [
     path("annotators/<str:pk>/pause/", AnnotatorPauseView.as_view(), name="annotator-pause"),
     path("human-performance/", HumanPerformanceView.as_view(), name="human-performance"),
     path("submissions/", SubmissionsView.as_view(), name="submissions"),
+    path(
+        "campaigns/<int:pk>/model-rounds/",
+        CampaignModelRoundsView.as_view(),
+        name="campaign-model-rounds",
+    ),
+    path("campaigns/<str:pk>/model/", CampaignModelView.as_view(), name="campaign-model"),
+    path("leases/<str:pk>/attempts/", LeaseAttemptsView.as_view(), name="lease-attempts"),
     *router.urls,
 ]

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.events import questions_written
 from annotation.locks import claim, lease_lock, leases_expire
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.selectors.questions import paragraph_existing_questions
@@ -300,6 +301,10 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
             )
             for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
         ],
+    )
+    # The floors above add their part in this transaction (the model's answers: evaluation).
+    questions_written.send(
+        sender=Question, lease=lease, questions=stored, keys=[item.model_key for item in clean]
     )
     for each in (given, lease):
         each.status, each.finished_at = Lease.Status.SUBMITTED, now

@@ -121,6 +121,18 @@ def _page_messages() -> dict:
         "existingDuplicate": _("This question is already asked on this paragraph."),
         "counterAnswerable": _("answerable"),
         "counterUnanswerable": _("unanswerable"),
+        "modelAsking": _("Asking the model…"),
+        "modelUnavailable": _("Model unavailable: go on, your question is kept."),
+        "modelSays": _("Model (%(model)s):"),
+        "modelNoAnswer": _("no answer"),
+        "modelF1": _("F1 %(f1)s"),
+        "fooled": _("fooled"),
+        "notFooled": _("not fooled"),
+        "attempt": _("attempt %(number)s"),
+        "showModel": _("Show in the text"),
+        "modelMark": _("Model's answer to question %(number)s"),
+        "rephrase": _("Edit it and rephrase to fool the model."),
+        "foolingCounter": _("%(count)s / %(target)s fooling the model"),
         **span_messages(),
     }
 
@@ -174,6 +186,10 @@ def lease_page(request, pk: int):
             # ahead (annotate.js): "Next paragraph" then opens it without a round trip.
             "claim": reverse("api:campaign-leases", args=[lease.campaign_id]),
             "lease": reverse("annotation:lease", args=[0]),
+            # Model in the loop: where the page asks the campaign's model (none: no model).
+            "attempts": reverse("api:lease-attempts", args=[lease.pk])
+            if campaign.has_model and mode != "unanswerable"
+            else "",
         },
     }
     return render(request, "annotation/lease.html", context)

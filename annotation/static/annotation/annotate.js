@@ -7,6 +7,13 @@
  * questions are listed: a new one may not repeat them, and an unanswerable one that shares few
  * words with the paragraph gets a hint (an off-topic question is trivially unanswerable).
  *
+ * Model in the loop (issue 15): when the campaign names a model, each answerable question is
+ * sent to it after "Add the question" (POST attempts). Its answer comes back asynchronously and
+ * is shown under the question and marked in the paragraph, with "fooled" or "not fooled"; the
+ * annotator may edit the question and add it again (a new attempt: the server keeps them all,
+ * numbered per question by the question's `key`). Nothing waits for the model: typing, adding
+ * and sending go on, and a model that is down or slow says "model unavailable".
+ *
  * Offsets are code points (window.SpanSelect). Work in progress is saved to the server as a
  * draft (debounced) so a closed tab, a crash or an expired lease loses nothing; the server
  * validates everything again on submit, and a refusal keeps the text on screen.
@@ -40,11 +47,19 @@
   const textInput = $("question-text");
   const exactButton = $("select-inside-words");
   const sendButton = $("submit-paragraph");
+  const attemptsUrl = root.dataset.attemptsUrl || "";  // empty: no model in the loop
+  const foolingTarget = Number(root.dataset.foolingTarget) || 0;  // adversarial campaigns
+  const newKey = () => `q${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
   const length = S.codePointLength(paragraph);
   const isSpan = (q) => q && Number.isInteger(q.start) && Number.isInteger(q.end) &&
     q.start >= 0 && q.start < q.end && q.end <= length;
-  const blank = () => ({ text: "", start: null, end: null, seconds: 0, impossible: mode === "unanswerable" });
+  const blank = () => ({ text: "", start: null, end: null, seconds: 0, impossible: mode === "unanswerable",
+                         key: newKey(), model: null });
+  const keyOf = (q) => (q && typeof q.key === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(q.key) ? q.key : newKey());
+  // The model's last word on a question, as the draft kept it ("asking" is asked again).
+  const modelOf = (q) => (q && q.model && typeof q.model === "object" && typeof q.model.status === "string"
+    ? q.model : null);
   // Whether a question is unanswerable: always in an unanswerable campaign, never in a plain one.
   const impossibleFlag = (q) => mode === "unanswerable" || (mode === "mixed" && q.impossible === true);
   // A draft is whatever an earlier page saved: keep what is well formed, drop the rest.
@@ -52,12 +67,14 @@
     const questions = (Array.isArray(saved.questions) ? saved.questions : [])
       .filter((q) => isSpan(q) && typeof q.text === "string")
       .map((q) => ({ text: q.text, start: q.start, end: q.end,
-                     seconds: Number.isInteger(q.seconds) ? q.seconds : 0, impossible: impossibleFlag(q) }));
+                     seconds: Number.isInteger(q.seconds) ? q.seconds : 0, impossible: impossibleFlag(q),
+                     key: keyOf(q), model: modelOf(q) }));
     const fix = (c) => ({
       text: c && typeof c.text === "string" ? c.text : "",
       start: isSpan(c) ? c.start : null, end: isSpan(c) ? c.end : null,
       seconds: c && Number.isInteger(c.seconds) ? c.seconds : 0,
       impossible: impossibleFlag(c || {}),
+      key: keyOf(c), model: modelOf(c),
     });
     const editing = Number.isInteger(saved.editing) && saved.editing < questions.length
       ? saved.editing : null;
@@ -71,6 +88,7 @@
   let saveTimer = null;
   let sent = false;
   let detach = null;
+  let modelShown = null;  // the question whose model answer is marked in the paragraph
 
   const norm = (text) => text.trim().split(/\s+/).join(" ").toLocaleLowerCase("fr");
   const tokens = (text) => text.toLocaleLowerCase("fr").match(/[\p{L}\p{N}]+/gu) || [];
@@ -134,10 +152,18 @@
   }
 
   function renderHighlights() {
-    const spans = state.questions.map((q, i) => ({
+    const spans = [];
+    const shown = state.questions.find((q) => q.key === modelShown);
+    if (shown && shown.model && shown.model.status === "answered" && Number.isInteger(shown.model.answerStart)) {
+      const index = state.questions.indexOf(shown);
+      spans.push({ start: shown.model.answerStart,
+                   end: shown.model.answerStart + S.codePointLength(shown.model.answer || ""),
+                   className: "model-mark", label: T.modelMark.replace("%(number)s", String(index + 1)) });
+    }
+    spans.push(...state.questions.map((q, i) => ({
       start: q.start, end: q.end, className: q.impossible ? "plausible-mark" : "answer-mark",
       label: `${q.impossible ? T.plausible : T.answer} ${i + 1}`,
-    }));
+    })));
     if (!sent && state.current.start !== null) {
       spans.push({ start: state.current.start, end: state.current.end,
                    className: "answer-candidate", label: T.selected });
@@ -158,6 +184,7 @@
                     element("q", S.slice(paragraph, q.start, q.end)));
       item.append(answer);
       for (const hint of cutHints(q.start, q.end)) item.append(element("p", hint, "hint"));
+      if (attemptsUrl && !q.impossible && q.model) item.append(modelLine(q));
       for (const message of (errors && errors[i]) || []) {
         item.append(element("p", message, "field-error"));
       }
@@ -181,6 +208,13 @@
       : count + (taking ? 1 : 0);
     const full = mode === "mixed" ? (state.current.impossible ? countOf(true) >= unanswerableWanted : count - countOf(true) >= max)
       : count >= max;
+    if (foolingTarget) {
+      const fooled = state.questions.filter((q) => q.model && q.model.fooled === true).length;
+      const counter = $("fooling-counter");
+      counter.textContent = T.foolingCounter.replace("%(count)s", String(fooled))
+        .replace("%(target)s", String(foolingTarget));
+      counter.classList.toggle("is-met", fooled >= foolingTarget);
+    }
     $("question-counter").textContent = mode === "mixed"
       ? `${count - countOf(true)} / ${min}–${max} ${T.counterAnswerable} · ${countOf(true)} / ${unanswerableWanted} ${T.counterUnanswerable}`
       : `${count} / ${min}–${max}`;
@@ -188,6 +222,65 @@
       (mode === "mixed" && impossible !== unanswerableWanted);
     $("add-question").disabled = state.editing === null && full;
     $("cancel-edit").hidden = state.editing === null;
+  }
+
+  /** The model's answer under a question: asking, its answer with F1 and verdict, or down. */
+  function modelLine(q) {
+    const m = q.model;
+    const line = element("p", undefined, "model-line");
+    line.setAttribute("aria-live", "polite");
+    if (m.status === "asking") {
+      line.classList.add("is-asking");
+      line.textContent = T.modelAsking;
+      return line;
+    }
+    if (m.status !== "answered") {
+      line.classList.add("is-unavailable");
+      line.textContent = T.modelUnavailable;
+      return line;
+    }
+    line.classList.add(m.fooled ? "is-fooled" : "not-fooled");
+    const answer = m.answer ? element("q", m.answer) : element("span", T.modelNoAnswer);
+    const verdict = element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict");
+    line.append(element("span", T.modelSays.replace("%(model)s", m.model || "")), " ", answer, " · ",
+                element("span", T.modelF1.replace("%(f1)s", String(Math.round(m.f1)))), " · ", verdict,
+                " · ", element("span", T.attempt.replace("%(number)s", String(m.number)), "hint"));
+    const mark = element("button", T.showModel, "button-small");
+    mark.type = "button";
+    mark.addEventListener("click", () => { modelShown = q.key; render(); });
+    if (Number.isInteger(m.answerStart)) line.append(" ", mark);
+    if (!m.fooled && foolingTarget) line.append(element("span", T.rephrase, "hint model-rephrase"));
+    return line;
+  }
+
+  /** Ask the model about a question just added (unless it answered this very text and span). */
+  function askModel(q) {
+    if (!attemptsUrl || q.impossible || sent) return;
+    const m = q.model;
+    if (m && m.status === "answered" && m.text === q.text && m.start === q.start && m.end === q.end) return;
+    const asked = { text: q.text, start: q.start, end: q.end };
+    q.model = { status: "asking", ...asked };
+    const controller = typeof AbortController === "function" ? new AbortController() : null;
+    const timer = controller ? setTimeout(() => controller.abort(), 15000) : null;
+    fetch(attemptsUrl, {
+      method: "POST", credentials: "same-origin", signal: controller ? controller.signal : undefined,
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({ key: q.key, text: q.text, answer_start: q.start,
+                             answer_text: S.slice(paragraph, q.start, q.end) }),
+    }).then((response) => (response.ok ? response.json() : null)).catch(() => null).then((data) => {
+      clearTimeout(timer);
+      const now = state.questions.find((each) => each.key === q.key) ||
+        (state.current.key === q.key ? state.current : null);
+      // A newer attempt (the question edited meanwhile) has the last word.
+      if (!now || !now.model || now.model.text !== asked.text || now.model.start !== asked.start ||
+          now.model.end !== asked.end) return;
+      now.model = data && data.status === "answered" ? {
+        status: "answered", ...asked, model: data.model, answer: data.model_answer,
+        answerStart: data.model_answer_start, f1: data.f1, fooled: data.fooled, number: data.number,
+      } : { status: "unavailable", ...asked, number: data ? data.number : null };
+      if (now.model.status === "answered") modelShown = now.key;
+      if (!sent) changed(); else render();
+    });
   }
 
   function renderCurrent() {
@@ -275,7 +368,7 @@
     state.pending = { ...state.current };  // the unsent question waits
     state.editing = index;
     state.current = { text: q.text, start: q.start, end: q.end, seconds: q.seconds || 0,
-                      impossible: Boolean(q.impossible) };
+                      impossible: Boolean(q.impossible), key: q.key, model: q.model };
     textInput.value = q.text;
     textInput.focus();
     changed();
@@ -314,7 +407,7 @@
       return false;
     }
     const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed(),
-                       impossible: Boolean(c.impossible) };
+                       impossible: Boolean(c.impossible), key: c.key || newKey(), model: c.model || null };
     if (state.editing === null) {
       state.questions.push(question);
       state.current = blank();
@@ -325,6 +418,7 @@
       state.editing = null;
       resumePending();
     }
+    askModel(question);
     changed();
     textInput.focus();
     showPace();
@@ -402,6 +496,7 @@
       } : {
         text: q.text, answer_start: q.start,
         answer_text: S.slice(paragraph, q.start, q.end), seconds_spent: q.seconds || 0,
+        ...(attemptsUrl ? { model_key: q.key } : {}),
       })),
     };
     fetch(root.dataset.submitUrl, {
@@ -467,6 +562,8 @@
   // Text typed before this script ran (a slow load) is kept, unless the draft has its own.
   if (state.current.text || !textInput.value) textInput.value = state.current.text;
   else state.current.text = textInput.value;
+  // Questions whose answer had not come when the page was left are asked again.
+  for (const q of state.questions) if (q.model && q.model.status === "asking") { q.model = null; askModel(q); }
   render();
   if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
   textInput.focus({ preventScroll: true });
