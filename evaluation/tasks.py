@@ -3,6 +3,7 @@ from celery import shared_task
 from evaluation.analysis import analysis_execute
 from evaluation.baselines.runs import baseline_run_execute
 from evaluation.models import BaselineRun, DatasetAnalysis
+from evaluation.rounds import model_round_run
 
 
 def _run(job_pk: int) -> None:
@@ -30,3 +31,15 @@ def analysis_task(*, job_pk: int) -> None:
     if analysis is None or analysis.is_finished:
         return
     analysis_execute(analysis=analysis)
+
+
+@shared_task(acks_late=True)
+def model_round_task(*, job_pk: int) -> None:
+    """A model round scored on the earlier rounds' questions: lexical and HTTP models."""
+    model_round_run(job_pk=job_pk)
+
+
+@shared_task(acks_late=True)
+def gpu_model_round_task(*, job_pk: int) -> None:
+    """The same for a transformers model (routed to queue gpu by the name's `gpu_` prefix)."""
+    model_round_run(job_pk=job_pk)

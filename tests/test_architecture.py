@@ -71,10 +71,14 @@ USE_CASES = {
     "evaluation.leaderboard",
     "evaluation.analysis",
     "evaluation.baselines.runs",
+    "evaluation.rounds",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).
-LATE_IMPORTS = {("evaluation.baselines.runs", "evaluation.baselines.qa")}
+LATE_IMPORTS = {
+    ("evaluation.baselines.runs", "evaluation.baselines.qa"),
+    ("evaluation.rounds", "evaluation.baselines.qa"),
+}
 
 
 @dataclass(frozen=True)

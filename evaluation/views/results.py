@@ -21,6 +21,7 @@ from core.views import job_status_response
 from evaluation.baselines.runs import baseline_run_start
 from evaluation.human import HUMAN_FIGURE
 from evaluation.models import BaselineRun
+from evaluation.rounds import model_rounds_report
 from evaluation.selectors import baseline_runs_page
 from exports.models import Release
 from exports.selectors import finished_releases, release_choices
@@ -104,7 +105,9 @@ def _no_answer_rows(runs) -> list[dict]:
 def results_page(request):
     """A release's baseline runs, a page at a time (newest first; a refused page cursor
     answers 400 with the first page), beside the human performance (the stored figure); the
-    charts and breakdowns compare the finished runs of the page."""
+    charts and breakdowns compare the finished runs of the page. Below, the model in the
+    loop: each campaign's model rounds, how often each model was fooled, and how the later
+    models do on the earlier rounds' questions."""
     release = None
     if request.GET.get("release"):
         try:
@@ -139,6 +142,7 @@ def results_page(request):
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
         "no_answer_rows": _no_answer_rows(done),
         "kinds": BaselineRun.Kind.choices,
+        "model_rounds": model_rounds_report(),
     }
     status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
