@@ -9,5 +9,6 @@ class EvaluationConfig(AppConfig):
     def ready(self):
         from core.figures import figure_register
         from evaluation.human import human_figure
+        from evaluation.loop_review import question_model_rescore  # noqa: F401 (its receiver)
 
         figure_register(human_figure())

@@ -334,6 +334,13 @@ class QualityRowSerializer(serializers.Serializer):
     corrected_pct = serializers.FloatField(allow_null=True)
     rejected_pct = serializers.FloatField(allow_null=True)
     median_seconds = serializers.FloatField()
+    # Model in the loop (docs/review-model.md): questions with a model verdict, how many fooled
+    # it, fooled / with a verdict, and validated (fooled and approved, or corrected and still
+    # fooled) / reviewed with a verdict; null where the share has no question to count.
+    model_judged = serializers.IntegerField()
+    fooled = serializers.IntegerField()
+    fooling_pct = serializers.FloatField(allow_null=True)
+    validated_fooling_pct = serializers.FloatField(allow_null=True)
 
     def to_representation(self, row):
         data = super().to_representation(row)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from annotation.models import Campaign, Lease, Question, Review
+from annotation.models import Campaign, Lease, ModelAttempt, ModelKind, Question, Review
 from annotation.selectors.candidates import waiting_reviews
 from annotation.selectors.reports import median_seconds
 from core.pagination import KeysetPage, keyset_page
@@ -81,12 +81,53 @@ def _authors(campaign: Campaign | None) -> QuerySet:
     return get_user_model().objects.filter(Exists(written))
 
 
-def quality_rows(users: list, *, campaign: Campaign | None = None) -> list[dict]:
+def with_model(campaign: Campaign | None = None) -> bool:
+    """Whether the quality table in view has the model-in-the-loop columns: the campaign (or,
+    for all campaigns, some questions campaign) has or had a model in the loop."""
+    had = Q(model_round__gt=0) | ~Q(model_kind=ModelKind.NONE)
+    if campaign is not None:
+        return Campaign.objects.filter(had, pk=campaign.pk).exists()
+    return Campaign.objects.filter(had, kind__in=Campaign.WRITING_KINDS).exists()
+
+
+# The questions a model judged (answered at submission): those whose "fooled" is known.
+JUDGED = Q(model_fooled__isnull=False)
+# Fooled, and a reviewer agreed with the answer: approved, or corrected and still fooled (a
+# correction of the span scores the model again, evaluation/loop_review.py).
+VALIDATED = Q(model_fooled=True, status__in=[Question.Status.APPROVED, Question.Status.CORRECTED])
+
+
+def _model_counts(questions: QuerySet) -> dict[int, dict]:
+    """Per author: questions the model judged, fooled, and the same among the reviewed."""
+    reviewed = ~Q(status=Question.Status.PENDING)
+    return {
+        row["author"]: row
+        for row in questions.filter(JUDGED)
+        .order_by()
+        .values("author")
+        .annotate(
+            judged=Count("pk"),
+            fooled=Count("pk", filter=Q(model_fooled=True)),
+            reviewed_judged=Count("pk", filter=reviewed),
+            validated=Count("pk", filter=VALIDATED),
+        )
+    }
+
+
+def quality_rows(
+    users: list, *, campaign: Campaign | None = None, model: bool = True
+) -> list[dict]:
     """Return the quality row of each of these authors, in their order: questions, reviewed,
-    verdict shares (of the reviewed), median seconds per question. Two queries."""
+    verdict shares (of the reviewed), median seconds per question, and, with `model`, the
+    fooling rates (None where no question of theirs had a model verdict). Two queries, three
+    with `model`.
+
+    Fooling rate: fooled / questions with a model verdict. Validated fooling rate: fooled and
+    approved (or corrected and still fooled) / reviewed questions with a model verdict."""
     questions = Question.objects.filter(author__in=[user.pk for user in users])
     if campaign is not None:
         questions = questions.filter(campaign=campaign)
+    model_counts = _model_counts(questions) if model and users else {}
     counts = {
         row["author"]: row
         for row in questions.order_by()
@@ -106,6 +147,7 @@ def quality_rows(users: list, *, campaign: Campaign | None = None) -> list[dict]
         if row is None:  # wrote nothing since the page was read
             continue
         reviewed = row["reviewed"]
+        judged = model_counts.get(user.pk, {})
         rows.append(
             {
                 "user": user,
@@ -115,25 +157,37 @@ def quality_rows(users: list, *, campaign: Campaign | None = None) -> list[dict]
                 "corrected_pct": _percent(row["corrected"], reviewed),
                 "rejected_pct": _percent(row["rejected"], reviewed),
                 "median_seconds": medians[user.pk],
+                "model_judged": judged.get("judged", 0),
+                "fooled": judged.get("fooled", 0),
+                "fooling_pct": _percent(judged.get("fooled", 0), judged.get("judged", 0)),
+                "validated_fooling_pct": _percent(
+                    judged.get("validated", 0), judged.get("reviewed_judged", 0)
+                ),
             }
         )
     return rows
 
 
 def quality_table(*, campaign: Campaign | None = None) -> list[dict]:
-    """Return one row per annotator who wrote (in the campaign, if given), by username."""
+    """Return one row per annotator who wrote (in the campaign, if given), by username; the
+    fooling rates are there always (None without a model verdict)."""
     users = list(_authors(campaign).order_by(*QUALITY_ORDER))
     return quality_rows(users, campaign=campaign)
 
 
 def quality_table_page(
-    *, campaign: Campaign | None = None, after: str = "", before: str = "", size: int = 0
+    *,
+    campaign: Campaign | None = None,
+    after: str = "",
+    before: str = "",
+    size: int = 0,
+    model: bool = True,
 ) -> KeysetPage:
     """Return a page of the quality table, by username, after or before a cursor (keyset).
 
     A refused cursor gives the first page with the refusal in `errors`. Three queries (the
-    page's annotators, their counts, their medians), four when a "previous" page turns out to
-    be the start of the table.
+    page's annotators, their counts, their medians), one more for the fooling rates with
+    `model`, one more when a "previous" page turns out to be the start of the table.
     """
     page = keyset_page(
         _authors(campaign),
@@ -142,7 +196,7 @@ def quality_table_page(
         after=after,
         before=before,
     )
-    page.rows = quality_rows(page.rows, campaign=campaign)
+    page.rows = quality_rows(page.rows, campaign=campaign, model=model)
     return page
 
 
@@ -155,3 +209,40 @@ def annotators_without_questions(limit: int = IDLE_LIMIT) -> list:
         .exclude(Exists(Question.objects.filter(author=OuterRef("pk"))))
         .order_by("username")[: limit + 1]
     )
+
+
+def review_model(question: Question, paragraph_text: str) -> dict | None:
+    """Return the model in the loop on a question under review, or None when it was written
+    without one (no query then): the round, the attempt that counts, every attempt in order,
+    the model's figures against the question's current answer, and the model's span in the
+    paragraph when it is one (a predict server may answer text found elsewhere). One query.
+    """
+    if question.model_attempt_id is None and not question.model_attempts:
+        return None
+    attempts = list(
+        ModelAttempt.objects.filter(question=question)
+        .select_related("round")
+        .order_by("number", "pk")
+    )
+    counting = next((a for a in attempts if a.pk == question.model_attempt_id), None)
+    if counting is None and attempts:
+        counting = attempts[-1]
+    if counting is None:
+        return None
+    span = None
+    start, text = counting.model_answer_start, counting.model_answer
+    answered = counting.status == ModelAttempt.Status.ANSWERED
+    at = start is not None and start >= 0 and paragraph_text[start : start + len(text)] == text
+    if answered and text and at:
+        span = {"start": start, "text": text}
+    return {
+        "round": counting.round,
+        "attempt": counting,
+        "answered": answered,
+        "attempts": attempts,
+        "count": max(question.model_attempts, len(attempts)),
+        "exact": question.model_exact,
+        "f1": question.model_f1,
+        "fooled": question.model_fooled,
+        "span": span,
+    }

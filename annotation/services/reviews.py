@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.events import answer_changed
 from annotation.locks import question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
 from annotation.question_types import classify
@@ -205,6 +206,19 @@ def _span_save(question: Question, answer: Answer | None, verdict: Verdict) -> N
     Answer.objects.filter(pk=answer.pk).update(kind=kind, misaligned=False, **span)
 
 
+def _answer_changes(answer: Answer | None, verdict: Verdict) -> bool:
+    """Whether the verdict gives the question another original answer: a new span (an
+    unanswerable question's plausible span is not its answer), or an answer at last."""
+    if verdict.verdict == Review.Verdict.ANSWERABLE:
+        return True
+    if verdict.verdict != Review.Verdict.CORRECT or verdict.is_impossible:
+        return False
+    return answer is None or (answer.answer_start, answer.text) != (
+        verdict.answer_start,
+        verdict.answer_text,
+    )
+
+
 def _apply(question: Question, answer: Answer | None, verdict: Verdict, lease: Lease) -> Review:
     reviewer = lease.annotator
     revision = None
@@ -258,6 +272,10 @@ def _review_submit(*, lease: Lease, data, locked: bool = False) -> Review:
     now = timezone.now()
     Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
     review = _apply(question, answer, verdict, lease)
+    if _answer_changes(answer, verdict):
+        # Model in the loop: its figures are scored again against the new answer (receivers
+        # in the floors above, in this transaction).
+        answer_changed.send(sender=Question, question=question)
     if verdict.verdict == Review.Verdict.REJECT:
         items_close_question(question.pk)
     if verdict.verdict in (Review.Verdict.REJECT, Review.Verdict.ANSWERABLE):

@@ -15,6 +15,7 @@ from annotation.selectors.quality import (
     IDLE_LIMIT,
     annotators_without_questions,
     quality_table_page,
+    with_model,
 )
 from core.errors import ServiceError
 from core.inputs import parse_id
@@ -36,10 +37,8 @@ def quality_page(request):
         except ServiceError:
             raise Http404 from None
         campaign = get_object_or_404(Campaign, pk=campaign_pk)
-    page = quality_table_page(
-        campaign=campaign,
-        **page_cursors(request.GET),
-    )
+    model = with_model(campaign)  # the fooling-rate columns (docs/review-model.md)
+    page = quality_table_page(campaign=campaign, model=model, **page_cursors(request.GET))
     idle = annotators_without_questions()
     context = {
         "rows": page.rows,
@@ -49,6 +48,7 @@ def quality_page(request):
         "idle_more": len(idle) > IDLE_LIMIT,
         "campaigns": Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS),
         "campaign": campaign,
+        "model": model,
         "can_pause": request.user.has_role(Role.ADMIN),
     }
     return render(request, "annotation/quality.html", context, status=page.status)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease, RejectReason, Review
-from annotation.selectors.quality import review_queue
+from annotation.selectors.quality import review_model, review_queue
 from annotation.selectors.questions import reviewed_answer
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
@@ -87,6 +87,7 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
     question = lease.question
     answer = reviewed_answer(question)  # an unanswerable question's: its plausible span
     posted = posted or {}
+    model = review_model(question, lease.paragraph.text)
     context = {
         "lease": lease,
         "campaign": lease.campaign,
@@ -95,6 +96,8 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
         "reasons": _reasons(question),
+        "model": model,
+        "model_span": model["span"] if model else None,
         "errors": errors or {},
         "posted": posted,
         "span": {
@@ -107,6 +110,7 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
             "selected": _("Selected answer"),
             "corrected": _("Corrected answer"),
             "correctedPlausible": _("Corrected plausible answer"),
+            "model": _("The model's answer"),
             **span_messages(),
         },
     }

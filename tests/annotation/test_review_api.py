@@ -541,6 +541,11 @@ def test_quality_rows_have_exact_values(admin_user, audited, four_reviewed, anno
             "corrected_pct": 33.3,
             "rejected_pct": 33.3,
             "median_seconds": 25.0,
+            # no model in the loop: no verdict, no rate (tests/annotation/test_model_review.py)
+            "model_judged": 0,
+            "fooled": 0,
+            "fooling_pct": None,
+            "validated_fooling_pct": None,
         }
     ]
     assert api.get("/api/v1/quality/").json() == response.json()
@@ -570,6 +575,10 @@ def test_quality_of_unreviewed_work_has_no_shares(admin_user, campaign, paragrap
             "corrected_pct": None,
             "rejected_pct": None,
             "median_seconds": 41.0,
+            "model_judged": 0,
+            "fooled": 0,
+            "fooling_pct": None,
+            "validated_fooling_pct": None,
         }
     ]
 

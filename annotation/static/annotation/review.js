@@ -4,6 +4,10 @@
  * An unanswerable question shows its plausible span (striped, labelled "not the answer"); the
  * verdict "Actually answerable" asks the reviewer to select the answer with the same tool.
  *
+ * A question written with a model in the loop also shows the model's answer in the paragraph
+ * (`review-model-mark`: violet, underlined), layered over the other marks where they overlap, so that
+ * both stay visible; M opens or closes the list of the attempts.
+ *
  * The form posts to the server, which checks everything again; this script only fills the
  * corrected span's (or the answer's) hidden fields (code-point offsets) and the time spent. All
  * text goes into the page through textContent.
@@ -17,6 +21,7 @@
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("review-messages").textContent);
   const original = JSON.parse($("review-span").textContent);
+  const modelSource = JSON.parse($("review-model-span").textContent);
   const paragraph = JSON.parse($("paragraph-source").textContent);
   const paragraphEl = $("paragraph");
   const form = $("review-form");
@@ -36,6 +41,11 @@
     start: Number.parseInt($("answerable-start").value, 10),
     text: $("answerable-text").value,
   } : null;
+
+  const modelSpan = modelSource && Number.isInteger(modelSource.start) && modelSource.text
+    ? { start: modelSource.start, end: modelSource.start + S.codePointLength(modelSource.text), label: T.model }
+    : null;
+  const attemptsBox = $("review-attempts");
 
   const verdict = () => (form.querySelector("input[name=verdict]:checked") || {}).value;
 
@@ -59,7 +69,7 @@
     if (verdict() === "answerable" && isSpan(answerable)) {
       spans.push({ start: answerable.start, end: endOf(answerable), className: "answer-candidate", label: T.selected });
     }
-    S.highlight(paragraphEl, paragraph, spans);
+    S.highlight(paragraphEl, paragraph, layered(spans, modelSpan));
     for (const part of form.querySelectorAll(".verdict-part")) {
       part.hidden = part.dataset.verdict !== verdict();
     }
@@ -70,6 +80,38 @@
       $("answerable-preview").textContent = answerable.text;
       if (isSpan(answerable)) showCuts($("answerable-hints"), answerable.start, endOf(answerable));
     }
+  }
+
+  /**
+   * Return `spans` with the model's span laid over them: where it overlaps one, that part
+   * carries both classes and both labels (of overlapping spans, the later wins, as in
+   * SpanSelect.highlight); pieces of one span that nothing else cuts stay one mark.
+   */
+  function layered(spans, model) {
+    if (!model) return spans;
+    const points = [...new Set([model.start, model.end, ...spans.flatMap((s) => [s.start, s.end])])]
+      .sort((a, b) => a - b);
+    const out = [];
+    let last = null;
+    for (let i = 0; i + 1 < points.length; i += 1) {
+      const [start, end] = [points[i], points[i + 1]];
+      const base = spans.reduce((found, s) => (s.start <= start && end <= s.end ? s : found), null);
+      const inModel = model.start <= start && end <= model.end;
+      if (!base && !inModel) { last = null; continue; }
+      if (last && last.base === base && last.inModel === inModel && last.piece.end === start) {
+        last.piece.end = end;
+        continue;
+      }
+      const piece = !inModel ? { ...base, start, end } : {
+        start,
+        end,
+        className: base ? `${base.className} review-model-mark` : "review-model-mark",
+        label: base ? `${base.label} · ${model.label}` : model.label,
+      };
+      out.push(piece);
+      last = { base, inModel, piece };
+    }
+    return out;
   }
 
   /** List, in `list`, the words the span [start, end) starts or ends inside. */
@@ -121,6 +163,11 @@
     const typing = /^(TEXTAREA|INPUT|SELECT)$/.test(document.activeElement.tagName) &&
       document.activeElement.type !== "radio";
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (attemptsBox && event.key.toLowerCase() === "m") {
+      event.preventDefault();
+      attemptsBox.open = !attemptsBox.open;
+      return;
+    }
     const keys = { a: "approve", r: "reject", c: "correct", y: "answerable" };
     const value = keys[event.key.toLowerCase()];
     if (value && document.activeElement !== paragraphEl) {
