@@ -7,6 +7,7 @@ from annotation.models import (
     Answer,
     Campaign,
     Lease,
+    ModelAttempt,
     Question,
     QuestionRevision,
     RejectReason,
@@ -304,15 +305,76 @@ class QuestionSerializer(serializers.ModelSerializer):
         return data
 
 
+class QuestionModelSerializer(serializers.Serializer):
+    """The model in the loop on a question (docs/review-model.md): its round and label, the
+    answer of the attempt that counts, its EM/F1 and "fooled" against the question's current
+    answer, the threshold of its round, and how many attempts the author made."""
+
+    round = serializers.IntegerField()
+    model = serializers.CharField()
+    status = serializers.ChoiceField(choices=ModelAttempt.Status.choices)
+    answer = serializers.CharField(allow_null=True)
+    answer_start = serializers.IntegerField(allow_null=True)
+    exact_match = serializers.FloatField(allow_null=True)
+    f1 = serializers.FloatField(allow_null=True)
+    fooled = serializers.BooleanField(allow_null=True)
+    f1_threshold = serializers.FloatField()
+    attempts = serializers.IntegerField()
+
+
+def question_model_data(question: Question) -> dict | None:
+    """`QuestionModelSerializer`'s data of a question, None without a model (one query)."""
+    if question.model_attempt_id is None:
+        return None
+    attempt = (
+        ModelAttempt.objects.select_related("round").filter(pk=question.model_attempt_id).first()
+    )
+    if attempt is None:
+        return None
+    answered = attempt.status == ModelAttempt.Status.ANSWERED
+    return {
+        "round": attempt.round.number,
+        "model": attempt.round.label,
+        "status": attempt.status,
+        "answer": attempt.model_answer if answered else None,
+        "answer_start": attempt.model_answer_start if answered else None,
+        "exact_match": question.model_exact,
+        "f1": question.model_f1,
+        "fooled": question.model_fooled,
+        "f1_threshold": float(attempt.round.f1_threshold),
+        "attempts": question.model_attempts,
+    }
+
+
 class QuestionDetailSerializer(QuestionSerializer):
-    """A question with its history: every version and every review."""
+    """A question with its history: every version and every review, and the model in the
+    loop's verdict (null when it was written without one)."""
 
     revisions = RevisionSerializer(many=True)
     reviews = ReviewSerializer(many=True)
     sampled_for_review = serializers.SerializerMethodField()
+    model = serializers.SerializerMethodField()
 
     class Meta(QuestionSerializer.Meta):
-        fields = [*QuestionSerializer.Meta.fields, "sampled_for_review", "revisions", "reviews"]
+        fields = [
+            *QuestionSerializer.Meta.fields,
+            "sampled_for_review",
+            "revisions",
+            "reviews",
+            "model",
+        ]
+
+    @extend_schema_field(QuestionModelSerializer(allow_null=True))
+    def get_model(self, question):
+        return question_model_data(question)
+
+    def to_representation(self, question):
+        data = super().to_representation(question)
+        if data.get("model") and self._held_back(question):
+            # The model's answer and its scores against the gold answer would tell it.
+            for key in ("answer", "answer_start", "exact_match", "f1", "fooled"):
+                data["model"][key] = None
+        return data
 
     @extend_schema_field({"type": "boolean", "nullable": True})
     def get_sampled_for_review(self, question):

@@ -596,3 +596,40 @@ def test_the_quality_page_has_no_fooling_columns_without_a_model(
     Campaign.objects.filter(pk=looped.pk).update(model_round=1)
     html = page(client.get(f"/manage/quality/?campaign={looped.pk}"))
     assert len(find_all(html, id="quality-fooling")) == 1
+
+
+# The question's detail (API)
+
+
+def test_the_question_detail_has_the_model_and_holds_it_back_on_test(
+    looped, loire_answered, reviewer, admin_user
+):
+    question, _attempt = loire_answered
+    api = APIClient()
+    api.force_authenticate(reviewer)
+    url = f"/api/v1/questions/{question.uuid}/"
+    expected = {
+        "round": 1,
+        "model": "Lexical baseline",
+        "status": "answered",
+        "answer": "La Loire",
+        "answer_start": LOIRE,
+        "exact_match": 100.0,
+        "f1": 100.0,
+        "fooled": False,
+        "f1_threshold": 40.0,
+        "attempts": 1,
+    }
+    assert api.get(url).json()["model"] == expected
+    # A test question: its answers are held back from a reviewer, and so are the model's
+    # answer and its scores against them
+    article = question.paragraph.article
+    type(article).objects.filter(pk=article.pk).update(split="test")
+    held = expected | dict.fromkeys(["answer", "answer_start", "exact_match", "f1", "fooled"])
+    assert api.get(url).json()["model"] == held
+    api.force_authenticate(admin_user)
+    assert api.get(url).json()["model"] == expected
+    # Written without a model: null
+    api.force_authenticate(reviewer)
+    other = Question.objects.exclude(pk=question.pk).first()
+    assert api.get(f"/api/v1/questions/{other.uuid}/").json()["model"] is None
