@@ -30,7 +30,7 @@ from annotation.selectors.questions import dataset_questions
 from core.errors import ServiceError
 from corpus.models import Split
 from exports.dataset import Selection, articles_of, question_chunks, selected_questions
-from exports.datasheet import SheetFigures, datasheet_markdown
+from exports.datasheet import SheetFigures, datasheet_markdown, model_in_the_loop_figures
 from exports.formats import FORMATS
 from exports.formats.mrqa import spacy_tokenizer
 from exports.formats.records import (
@@ -219,11 +219,14 @@ def _split_files(
     figures: SheetFigures,
     with_gold: bool,
     report: Callable[[int], None],
+    with_model: bool = False,
 ) -> list[BuiltFile]:
     """Read one split once and write its file of every format, then its gold file if asked.
 
     The records carry every shown answer; each writer leaves them out of a held-back split
-    itself (`include_answers`), while the gold file always has them.
+    itself (`include_answers`), while the gold file always has them. `with_model`: the
+    release holds questions written with a model in the loop, and every line of its HF
+    files carries the `model_in_the_loop` field (SQuAD's qas carry it where they have one).
     """
     shown = _answers_shown(options, split)
     writers = {}  # file name -> writer
@@ -235,6 +238,8 @@ def _split_files(
             extra = {"dataset": name, "split": split, "tokenize": tokenize}
         elif fmt == "squad" and options.unanswerable:
             extra = {"version": V2_VERSION, "unanswerable": True}
+        elif fmt == "hf" and with_model:
+            extra = {"with_model": True}
         writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
     if with_gold:
         writers[GOLD.format(split=split)] = _GoldWriter(unanswerable=options.unanswerable)
@@ -366,7 +371,7 @@ def build_release_files(
     manifest does not list.
     """
     report = report or (lambda progress, message="": None)
-    totals = _question_totals(options)
+    totals, with_model = _question_totals(options)
     total, before = max(1, sum(totals.values())), 0
     figures = SheetFigures()
     built, gold = [], []
@@ -384,6 +389,7 @@ def build_release_files(
             split,
             figures=figures,
             with_gold=with_gold,
+            with_model=with_model > 0,
             report=progress,
         )
         if with_gold:
@@ -398,20 +404,36 @@ def build_release_files(
         name=name, version=version, options=options, files=built, figures=figures
     ).encode()
     built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
-    manifest = manifest_of(name=name, version=version, options=options, files=built)
+    manifest = manifest_of(
+        name=name,
+        version=version,
+        options=options,
+        files=built,
+        model_in_the_loop=model_in_the_loop_figures(figures, options.splits),
+    )
     built.append(_manifest(directory, manifest))
     for item in gold:
         item.internal = True
     return ReleaseFiles(files=built + gold, manifest=manifest)
 
 
-def _question_totals(options: ReleaseOptions) -> dict[str, int]:
-    """Return the questions of each split, for progress only (one grouped count)."""
+def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:
+    """Return the questions of each split (for progress), and how many of all were written
+    with a model in the loop (whether the files carry its fields): one grouped count."""
     questions = dataset_questions(
         approved_only=options.approved_only, unanswerable=options.unanswerable
     ).filter(paragraph__article__split__in=options.splits)
-    counts = questions.order_by().values_list("paragraph__article__split").annotate(n=Count("pk"))
-    return dict(counts.values_list("paragraph__article__split", "n"))
+    counts = (
+        questions.order_by()
+        .values_list("paragraph__article__split")
+        .annotate(n=Count("pk"), with_model=Count("model_attempt"))
+        .values_list("paragraph__article__split", "n", "with_model")
+    )
+    totals, with_model = {}, 0
+    for split, n, written_with_model in counts:
+        totals[split] = n
+        with_model += written_with_model
+    return totals, with_model
 
 
 def _manifest(directory: Path, manifest: dict) -> BuiltFile:
@@ -419,9 +441,18 @@ def _manifest(directory: Path, manifest: dict) -> BuiltFile:
     return _write(directory, MANIFEST, "application/json", lambda sink: sink.write(data))
 
 
-def manifest_of(*, name: str, version: str, options: ReleaseOptions, files) -> dict:
-    """Return the manifest: what the release holds, with each file's digest and counts."""
-    return {
+def manifest_of(
+    *,
+    name: str,
+    version: str,
+    options: ReleaseOptions,
+    files,
+    model_in_the_loop: dict | None = None,
+) -> dict:
+    """Return the manifest: what the release holds, with each file's digest and counts, and
+    (only in a release with questions written with a model in the loop) the datasheet's
+    model-in-the-loop figures."""
+    manifest = {
         "name": name,
         "version": version,
         "options": options.as_dict(),
@@ -430,3 +461,6 @@ def manifest_of(*, name: str, version: str, options: ReleaseOptions, files) -> d
             for f in files
         ],
     }
+    if model_in_the_loop:
+        manifest["model_in_the_loop"] = model_in_the_loop
+    return manifest

@@ -4,9 +4,10 @@ A release reads each split once: the questions come ordered by article title (th
 paragraph position, question position and id, as plain tuples from one query (a server-side
 cursor on PostgreSQL), a chunk at a time; each chunk's paragraph texts and answers come in one
 query each (and, in a v2.0 release, one for the plausible answers of the chunk's unanswerable
-questions). The same database state always gives the same records in the same order, and
-memory holds one chunk, never the dataset. Every writer of the release, and the datasheet's
-counts, are fed from that one pass (`exports.build`).
+questions; and one for the model-in-the-loop figures of the chunk's questions written with a
+model, when it has any). The same database state always gives the same records in the same
+order, and memory holds one chunk, never the dataset. Every writer of the release, and the
+datasheet's counts, are fed from that one pass (`exports.build`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,16 @@ from django.db import connection
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
-from annotation.models import Answer, export_id
+from annotation.models import Answer, Question, export_id
 from annotation.selectors.questions import dataset_questions, plausible_answers, shown_answers
 from corpus.models import Paragraph
-from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
+from exports.formats.records import (
+    ExportAnswer,
+    ExportArticle,
+    ExportModel,
+    ExportParagraph,
+    ExportQuestion,
+)
 
 CHUNK = 2000
 
@@ -41,6 +48,7 @@ ROW_FIELDS = (
     "question_type",
     "campaign_id",
     "is_impossible",
+    "model_attempt_id",  # not null: written with a model in the loop (its figures come apart)
 )
 
 
@@ -80,6 +88,8 @@ class QuestionRow:
     originals: int
     is_impossible: bool = False
     plausible: list[ExportAnswer] = field(default_factory=list)
+    model: ExportModel | None = None  # written with a model in the loop
+    model_round_id: int | None = None  # its ModelRound (the datasheet's rounds)
 
 
 def selected_questions(selection: Selection) -> QuerySet:
@@ -155,13 +165,44 @@ def _plausible_by_question(question_pks: list[int]) -> dict[int, list[ExportAnsw
     }
 
 
+MODEL_FIELDS = (
+    "pk",
+    "model_attempts",
+    "model_exact",
+    "model_f1",
+    "model_fooled",
+    "model_attempt__model_answer",
+    "model_attempt__round_id",
+    "model_attempt__round__number",
+    "model_attempt__round__label",
+)
+
+
+def _models_by_question(question_pks: list[int]) -> dict[int, tuple[ExportModel, int]]:
+    """Return what the model in the loop did on some questions, and the id of its round.
+
+    The scores are the question's (against its current answer, computed again when a
+    reviewer corrects the span), the answer is that of the attempt that counts (the last).
+    """
+    rows = with_ids(Question.objects.all(), question_pks).values_list(*MODEL_FIELDS)
+    return {
+        pk: (ExportModel(label, number, answer or "", exact, f1, fooled, attempts), round_pk)
+        for pk, attempts, exact, f1, fooled, answer, round_pk, number, label in rows
+        if round_pk is not None  # its attempt deleted since the chunk was read: no model
+    }
+
+
+_NO_MODEL = (None, None)
+
+
 def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
     """Yield the selected questions in release order, `CHUNK` at a time.
 
     One ordered query read through Django's chunked iterator (a server-side cursor on
     PostgreSQL, no model instances), plus per chunk one query for the paragraphs' texts and
     one for the answers (and one for the plausible spans when the chunk has unanswerable
-    questions).
+    questions, one for the model-in-the-loop figures when it has questions written with a
+    model: a release without any reads what it read before).
     """
     questions = selected_questions(selection)
     if connection.vendor == "postgresql":  # the uuid as text: psycopg parses no UUID to print
@@ -179,6 +220,8 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
         impossible = [row[0] for row in chunk if row[10]]
         answers = _answers_by_question([row[0] for row in chunk if not row[10]])
         plausible = _plausible_by_question(impossible) if impossible else {}
+        with_model = [row[0] for row in chunk if row[11] is not None]
+        models = _models_by_question(with_model) if with_model else {}
         yield [
             QuestionRow(
                 pk,
@@ -195,6 +238,7 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
                 *answers.get(pk, ([], 0)),
                 is_impossible,
                 plausible.get(pk, []) if is_impossible else [],
+                *models.get(pk, _NO_MODEL),
             )
             for (
                 pk,
@@ -208,6 +252,7 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
                 question_type,
                 campaign_pk,
                 is_impossible,
+                _attempt_pk,
             ) in chunk
         ]
 
@@ -238,6 +283,7 @@ def _paragraphs(rows: Iterable[QuestionRow], with_answers: bool) -> Iterator[Exp
                     row.answers if with_answers else [],
                     row.is_impossible,
                     row.plausible if with_answers else [],
+                    row.model if with_answers else None,
                 )
                 for row in group
             ],

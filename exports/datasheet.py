@@ -3,8 +3,10 @@
 The counts follow the tables of the FQuAD paper (articles, paragraphs and questions per split
 and wave; in a SQuAD v2.0 release, answerable and unanswerable questions as well, as the FQuAD
 2.0 and SQuAD 2.0 papers count them); then question types, answer lengths, the collection
-process (with how many unanswerable questions the MRQA files left out) and the licence, with
-the URL and revision of every article whose text the release contains (CC BY-SA attribution).
+process (with how many unanswerable questions the MRQA files left out), the model in the loop
+(only in a release with questions written with one: its rounds, and per split how often it was
+fooled) and the licence, with the URL and revision of every article whose text the release
+contains (CC BY-SA attribution).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from annotation.models import Campaign, Lease, QuestionType, Review
+from annotation.models import Campaign, Lease, ModelRound, QuestionType, Review
 from corpus.models import Article, Split
 from exports.dataset import QuestionRow, with_ids
 
@@ -49,19 +51,55 @@ class _Part:
         return sum(self.by_split.values())
 
 
+@dataclass
+class _ModelSplit:
+    """The model in the loop on one split's questions written with it."""
+
+    questions: int = 0
+    answered: int = 0  # the model answered (not unavailable)
+    fooled: int = 0
+    reviewed: int = 0  # a reviewer judged them
+    validated: int = 0  # fooled, and approved (or corrected and still fooled) by a reviewer
+    attempts: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "questions": self.questions,
+            "answered": self.answered,
+            "fooled": self.fooled,
+            "fooling_rate": _rate(self.fooled, self.answered),
+            "reviewed": self.reviewed,
+            "validated_fooled": self.validated,
+            "attempts_mean": round(self.attempts / self.questions, 2) if self.questions else None,
+        }
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+# The verdicts that validate a fooled question: approved, or corrected (its figures computed
+# again against the corrected answer, so "fooled" is still true after the correction).
+VALIDATING = {Review.Verdict.APPROVE, Review.Verdict.CORRECT, Review.Verdict.ANSWERABLE}
+
+
 class SheetFigures:
     """The datasheet's figures, gathered while the release's files are written.
 
     The build passes each split's question rows through `count` on their way to the writers,
     so the datasheet needs no query of its own over the questions: per chunk of rows, one
     query for their reviews and, on dev and test, one for their additional-answer leases;
-    at the end, the campaigns and the articles by id.
+    at the end, the campaigns and the articles by id (and the model rounds, if any question
+    was written with a model in the loop).
     """
 
     def __init__(self) -> None:
         self.splits: dict[str, _Split] = {}
         self.parts = {"written": _Part(), "imported": _Part()}
         self.articles: set[int] = set()
+        self.model: dict[str, _ModelSplit] = {}  # split -> figures, where any
+        self.model_rounds: Counter = Counter()  # ModelRound id -> questions
+        self._rounds: list | None = None
 
     def count(self, split: str, chunks: Iterable[list[QuestionRow]]) -> Iterator[list[QuestionRow]]:
         """Yield `chunks` unchanged, counting them for the split."""
@@ -88,17 +126,56 @@ class SheetFigures:
                 part.by_split[split] += 1
                 part.unanswerable += row.is_impossible
                 part.campaigns.add(row.campaign_id)
-            self._reviews(part_of)
+            with_model = [row for row in chunk if row.model is not None]
+            verdicts = self._reviews(part_of, {row.pk for row in with_model})
+            if with_model:
+                self._count_model(split, with_model, verdicts)
             if split in HELD:
                 self._additional_answers(part_of)
             yield chunk
 
     @staticmethod
-    def _reviews(part_of: dict[int, _Part]) -> None:
-        """Count, per verdict, the questions a reviewer gave it."""
+    def _reviews(part_of: dict[int, _Part], keep: set[int]) -> dict[int, set[str]]:
+        """Count, per verdict, the questions a reviewer gave it; return the verdicts of the
+        questions in `keep` (those written with a model in the loop)."""
         reviews = with_ids(Review.objects.all(), part_of, "question")
+        kept = defaultdict(set)
         for question_pk, verdict in reviews.values_list("question_id", "verdict").distinct():
             part_of[question_pk].verdicts[verdict] += 1
+            if question_pk in keep:
+                kept[question_pk].add(verdict)
+        return kept
+
+    def _count_model(self, split: str, rows: list[QuestionRow], verdicts: dict) -> None:
+        figures = self.model.setdefault(split, _ModelSplit())
+        for row in rows:
+            model = row.model
+            figures.questions += 1
+            figures.answered += model.answered
+            figures.fooled += bool(model.fooled)
+            figures.attempts += model.attempts
+            self.model_rounds[row.model_round_id] += 1
+            given = verdicts.get(row.pk)
+            if given:
+                figures.reviewed += 1
+                figures.validated += bool(model.fooled) and bool(given & VALIDATING)
+
+    def rounds(self) -> list[tuple[str, int, str, float, int]]:
+        """Return the model rounds of the questions counted: (campaign, round, model label,
+        F1 threshold, questions), by campaign name and round (one query, made once)."""
+        if self._rounds is None:
+            self._rounds = []
+            if self.model_rounds:
+                rounds = with_ids(ModelRound.objects.all(), self.model_rounds).order_by(
+                    "campaign__name", "campaign_id", "number"
+                )
+                self._rounds = [
+                    (campaign, number, label, float(threshold), self.model_rounds[pk])
+                    for pk, campaign, number, label, threshold in rounds.values_list(
+                        "pk", "campaign__name", "number", "label", "f1_threshold"
+                    )
+                ]
+        return self._rounds
 
     @staticmethod
     def _additional_answers(part_of: dict[int, _Part]) -> None:
@@ -328,6 +405,106 @@ def _process(figures: SheetFigures, options, files=()) -> list[str]:
     return lines + _left_out_of_mrqa(options, files)
 
 
+def model_in_the_loop_figures(figures: SheetFigures, splits=None) -> dict | None:
+    """Return the model-in-the-loop figures of the release (the manifest's
+    `model_in_the_loop`), or None when no question was written with a model."""
+    if not figures.model:
+        return None
+    splits = splits or [split for split in Split.values if split in figures.splits]
+    return {
+        "rounds": [
+            {
+                "campaign": campaign,
+                "round": number,
+                "model": label,
+                "f1_threshold": threshold,
+                "questions": questions,
+            }
+            for campaign, number, label, threshold, questions in figures.rounds()
+        ],
+        "splits": {
+            split: figures.model.get(split, _ModelSplit()).as_dict()
+            for split in splits
+            if split in figures.splits and figures.splits[split].waves  # it has questions
+        },
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _model_section(figures: SheetFigures, options) -> list[str]:
+    """Say which models were in the loop and how often each split's questions fooled them."""
+    summary = model_in_the_loop_figures(figures, options.splits)
+    if summary is None:
+        return []
+    total = sum(split["questions"] for split in summary["splits"].values())
+    lines = [
+        "## Model in the loop",
+        "",
+        f"{_n(total, 'question')} of this release {'was' if total == 1 else 'were'} written "
+        "with a model in the loop (as in Beat the AI, Bartolo et al. 2020): after adding a "
+        "question, its author saw the model's answer and could rephrase it and ask again. A "
+        "question fooled the model when the model's F1 against the question's answer is under "
+        "the round's threshold; the figures are against the answer as released (computed again "
+        "when a reviewer corrected the span). The HF JSONL files give each question's figures "
+        'in `model_in_the_loop` (`status` "none" on a question written without a model), '
+        "the SQuAD files in a `model_in_the_loop` key of the questions written with one; the "
+        "MRQA files do not carry them. `manifest.json` holds these tables as "
+        "`model_in_the_loop`.",
+        "",
+    ]
+    lines += _table(
+        ["campaign", "round", "model", "F1 threshold (%)", "questions"],
+        [
+            [campaign, number, label, f"{threshold:g}", questions]
+            for campaign, number, label, threshold, questions in figures.rounds()
+        ],
+    )
+    rows = []
+    for split, counts in summary["splits"].items():
+        rows.append(
+            [
+                split,
+                counts["questions"],
+                counts["answered"],
+                counts["fooled"],
+                _percent(counts["fooling_rate"]),
+                counts["reviewed"],
+                counts["validated_fooled"],
+                "–" if counts["attempts_mean"] is None else f"{counts['attempts_mean']:.2f}",
+            ]
+        )
+    lines += _table(
+        [
+            "split",
+            "questions with a model",
+            "answered by it",
+            "fooled",
+            "fooling rate (% of answered)",
+            "reviewed",
+            "validated fooled",
+            "attempts per question",
+        ],
+        rows,
+    )
+    lines += [
+        "Validated fooled: fooled, and approved by a reviewer, or corrected by one and still "
+        "fooled against the corrected answer; out of the reviewed questions. A question the "
+        "model could not answer (unavailable) counts in neither answered nor fooled.",
+        "",
+    ]
+    if Split.TEST in options.splits and not options.include_test_answers:
+        lines += [
+            "In the held-back test files the model's answer, its scores, whether it was "
+            'fooled and the attempts are withheld with the answers (`status` "withheld"); '
+            "the model and the round are given.",
+            "",
+        ]
+    return lines
+
+
 def _attribution(article: Article) -> list:
     """Return a licence row: the article, its address, its revision (or why it is unknown)."""
     if article.url and article.revision_id:
@@ -358,6 +535,7 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
         ["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options)
     )
     lines += _process(figures, options, files)
+    lines += _model_section(figures, options)
     lines += [
         "## Licence and attribution",
         "",

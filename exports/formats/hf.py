@@ -11,6 +11,12 @@ task uses:
 Lines are UTF-8 (`ensure_ascii=False`) and end with "\\n"; `answer_start` counts Unicode code
 points. The context is repeated on every question's line, as the dataset card does. A held-back
 split is written with `"answers": {"text": [], "answer_start": []}`.
+
+A release holding questions written with a model in the loop (issue 15) adds a sixth field to
+every line, `"model_in_the_loop"` (`records.model_in_the_loop`): an object whose fields always
+have the same JSON type, "status" "none" on a question written without a model, so that
+`load_dataset` types the column whatever the first lines hold. Other releases are written as
+before, byte for byte.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from exports.formats.records import (
     json_ints,
     json_strings,
     json_text,
+    model_in_the_loop,
 )
 
 
@@ -40,8 +47,13 @@ class HfJsonlWriter(PushWriter):
     extension = ".jsonl"
     media_type = "application/x-ndjson"
 
-    def __init__(self, *, include_answers: bool = True) -> None:
+    def __init__(self, *, include_answers: bool = True, with_model: bool = False) -> None:
         self.include_answers = include_answers
+        self.with_model = with_model
+        # the end of a line without a model (or without the field): the same on every line
+        self._no_model = b"}\n"
+        if with_model:
+            self._no_model = b', "model_in_the_loop": ' + encode_json(self._model(None)) + b"}\n"
 
     def begin(self, out: BinaryIO) -> None:
         self._out, self._counts, self._title = out, ExportCounts(), b""
@@ -58,15 +70,24 @@ class HfJsonlWriter(PushWriter):
             answers = question.answers if self.include_answers else []
             texts = json_strings(answer.text for answer in answers)
             starts = json_ints(answer.answer_start for answer in answers)
-            # {"id": …, "title": …, "context": …, "question": …, "answers": {…}}
+            # {"id": …, "title": …, "context": …, "question": …, "answers": {…}
+            #  [, "model_in_the_loop": {…}]}
             lines.append(('{"id": ' + json_text(question.id)).encode())
             lines.append(shared)
             lines.append(
                 f'{json_text(question.question)}, "answers": {{"text": {texts}, '
-                f'"answer_start": {starts}}}}}\n'.encode()
+                f'"answer_start": {starts}}}'.encode()
             )
+            if question.model is None or not self.with_model:
+                lines.append(self._no_model)
+            else:
+                model = encode_json(self._model(question.model))
+                lines.append(b', "model_in_the_loop": ' + model + b"}\n")
         self._out.write(b"".join(lines))
         self._counts.add_paragraph(paragraph, with_answers=self.include_answers)
+
+    def _model(self, model) -> dict:
+        return model_in_the_loop(model, include_answers=self.include_answers)
 
     def end(self) -> ExportCounts:
         return self._counts

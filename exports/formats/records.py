@@ -27,12 +27,87 @@ class ExportAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class ExportModel:
+    """What a model in the loop did on a question (issue 15; Beat the AI, Bartolo et al. 2020).
+
+    `model` is the round's model label and `round` the campaign's round (1 = its first model);
+    `answer` is the model's answer to the question's final text, `exact_match` and `f1` (in
+    percent) score it against the question's current answer, and `fooled` says whether F1 is
+    under the round's threshold. All three are None when the model did not answer (it was
+    unavailable). `attempts` counts the annotator's tries, the last one included.
+    """
+
+    model: str
+    round: int
+    answer: str = ""
+    exact_match: float | None = None
+    f1: float | None = None
+    fooled: bool | None = None
+    attempts: int = 0
+
+    @property
+    def answered(self) -> bool:
+        return self.fooled is not None and self.f1 is not None and self.exact_match is not None
+
+
+# The statuses of a release's `model_in_the_loop` object (exports.formats.hf, squad).
+MODEL_NONE = "none"  # written without a model
+MODEL_ANSWERED = "answered"
+MODEL_UNAVAILABLE = "unavailable"  # the model did not answer the last attempt
+MODEL_WITHHELD = "withheld"  # a held-back split: the answer, scores and fooled stay on the server
+
+
+def model_in_the_loop(model: ExportModel | None, *, include_answers: bool = True) -> dict:
+    """Return a question's `model_in_the_loop` object, every field always of one JSON type.
+
+    One type per field, never null: `datasets.load_dataset("json")` infers each column's type
+    from the first block of lines and cannot change it afterwards ("Couldn't cast ... to
+    null"), so a file whose first thousands of lines came without a model must still type
+    every field. What a field means depends on `status`: `answer`, `exact_match`, `f1` and
+    `fooled` are the model's only when it is "answered"; otherwise "", 0.0, 0.0 and false.
+    A held-back split ("withheld") keeps the model and the round only: the model's answer,
+    its scores, whether it was fooled and the attempts (in adversarial mode the annotator
+    tries again until the model is fooled) would tell about the answer.
+    """
+    if model is None:
+        return _model_object("", 0, MODEL_NONE)
+    if not include_answers:
+        return _model_object(model.model, model.round, MODEL_WITHHELD)
+    if not model.answered:
+        return _model_object(model.model, model.round, MODEL_UNAVAILABLE, model.attempts)
+    return {
+        "model": model.model,
+        "round": model.round,
+        "status": MODEL_ANSWERED,
+        "answer": model.answer,
+        "exact_match": float(model.exact_match),
+        "f1": float(model.f1),
+        "fooled": bool(model.fooled),
+        "attempts": model.attempts,
+    }
+
+
+def _model_object(label: str, number: int, status: str, attempts: int = 0) -> dict:
+    return {
+        "model": label,
+        "round": number,
+        "status": status,
+        "answer": "",
+        "exact_match": 0.0,
+        "f1": 0.0,
+        "fooled": False,
+        "attempts": attempts,
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class ExportQuestion:
     """One question with its answers (none for a held-back split).
 
     An unanswerable question (SQuAD 2.0, FQuAD 2.0: `is_impossible`) has no answers; its
     `plausible_answers` are the spans a careless reader would give. The defaults are an
-    answerable question, which is all a SQuAD v1.1 dataset holds.
+    answerable question, which is all a SQuAD v1.1 dataset holds. `model` is set on a question
+    written with a model in the loop.
     """
 
     id: str
@@ -40,6 +115,7 @@ class ExportQuestion:
     answers: list[ExportAnswer] = field(default_factory=list)
     is_impossible: bool = False
     plausible_answers: list[ExportAnswer] = field(default_factory=list)
+    model: ExportModel | None = None  # written with a model in the loop: what it did
 
 
 @dataclass(frozen=True, slots=True)

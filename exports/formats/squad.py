@@ -21,6 +21,11 @@ the spans a careless reader would give). The writer writes that layout with
 `unanswerable=True` (keys in the order id, question, answers, is_impossible, then
 plausible_answers on an unanswerable question); the reader reads both.
 
+A question written with a model in the loop (issue 15) has one more key, last in its qa:
+`"model_in_the_loop"`, the object of the HF files (`records.model_in_the_loop`; held back with
+the answers in a held-back split). The official scripts read `id`, `answers` (and `question`)
+only, so their figures are the same with it (tested); other qas are as before.
+
 The writer renders the envelope by hand and each paragraph with `json.dumps`, so its memory
 does not grow with the dataset; the output equals `json.dumps` of the whole document.
 The reader uses the stdlib `json.load`, which reads the whole file at once (the stdlib has no
@@ -47,6 +52,7 @@ from exports.formats.records import (
     ExportQuestion,
     PushWriter,
     encode_json,
+    model_in_the_loop,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -62,7 +68,9 @@ class SquadWriter(PushWriter):
     By default the v1.1 layout; with `unanswerable=True` the v2.0 one (`is_impossible` on
     every qa, `plausible_answers` on the unanswerable ones). Without answers (a held-back
     split) both write `{"id", "question", "answers": []}` only: whether a question can be
-    answered is half of what a v2.0 test scores, so it stays held back with the answers.
+    answered is half of what a v2.0 test scores, so it stays held back with the answers. A
+    question written with a model in the loop adds `model_in_the_loop` last (without answers:
+    the model and the round only).
     """
 
     name = "squad"
@@ -105,7 +113,10 @@ class SquadWriter(PushWriter):
 
     def _qa(self, question: ExportQuestion) -> dict[str, Any]:
         if not self.include_answers:
-            return {"id": question.id, "question": question.question, "answers": []}
+            qa = {"id": question.id, "question": question.question, "answers": []}
+            if question.model is not None:
+                qa["model_in_the_loop"] = model_in_the_loop(question.model, include_answers=False)
+            return qa
         qa = {
             "id": question.id,
             "question": question.question,
@@ -118,6 +129,8 @@ class SquadWriter(PushWriter):
                     {"text": a.text, "answer_start": a.answer_start}
                     for a in question.plausible_answers
                 ]
+        if question.model is not None:
+            qa["model_in_the_loop"] = model_in_the_loop(question.model)
         return qa
 
 
