@@ -12,3 +12,8 @@ class EvaluationConfig(AppConfig):
         from evaluation.loop_review import question_model_rescore  # noqa: F401 (its receiver)
 
         figure_register(human_figure())
+
+        from annotation.events import questions_written
+        from evaluation.in_the_loop import on_questions_written
+
+        questions_written.connect(on_questions_written, dispatch_uid="evaluation-model-answers")

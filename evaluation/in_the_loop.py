@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from celery import current_app
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.models import (
@@ -262,7 +263,12 @@ def campaign_model_set(*, campaign: Campaign, data: dict, user=None) -> Campaign
 
 
 def _round_start(campaign: Campaign, run: BaselineRun | None, user) -> ModelRound:
+    """Record the campaign's next round; its job scores its model on the earlier rounds'
+    questions (round 1 has none: it is done at once, with nothing to score)."""
+    first = campaign.model_round == 1
+    done = {"status": ModelRound.Status.SUCCEEDED, "progress": 100, "finished_at": timezone.now()}
     model_round = ModelRound.objects.create(
+        **(done if first else {}),
         campaign=campaign,
         number=campaign.model_round,
         model_kind=campaign.model_kind,
@@ -272,6 +278,8 @@ def _round_start(campaign: Campaign, run: BaselineRun | None, user) -> ModelRoun
         f1_threshold=campaign.model_f1_threshold,
         created_by=user,
     )
+    if first:
+        return model_round
     gpu = run is not None and SERVABLE_RUNS[run.kind] == "checkpoint"
     task = "gpu_model_round_task" if gpu else "model_round_task"
     job_enqueue(job=model_round, task=f"evaluation.tasks.{task}", queue="gpu" if gpu else None)
@@ -419,6 +427,8 @@ def on_questions_written(sender, *, lease: Lease, questions, keys, **kwargs) -> 
     """
     campaign = lease.campaign
     keyed = {key: question for key, question in zip(keys, questions, strict=True) if key}
+    if not keyed and not campaign.has_model:
+        return  # the usual case: no statement at all
     tries: dict[str, list[ModelAttempt]] = {}
     if keyed:
         attempts = ModelAttempt.objects.filter(lease=lease, key__in=keyed).select_related("round")
@@ -435,8 +445,9 @@ def on_questions_written(sender, *, lease: Lease, questions, keys, **kwargs) -> 
             fields |= _verdict(last, question.answers_stored[0].text, campaign.language)
         elif campaign.has_model:
             waiting.append(question.pk)
-        if mine:
-            ModelAttempt.objects.filter(pk__in=[a.pk for a in mine]).update(question=question)
+        if not mine:
+            continue
+        ModelAttempt.objects.filter(pk__in=[a.pk for a in mine]).update(question=question)
         Question.objects.filter(pk=question.pk).update(**fields)
         for name, value in fields.items():
             setattr(question, name, value)

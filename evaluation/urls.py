@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation.views import analysis, human, leaderboard, results
+from evaluation.views import analysis, human, in_the_loop, leaderboard, results
 
 app_name = "evaluation"
 
@@ -14,6 +14,11 @@ urlpatterns = [
         name="baseline-run-status",
     ),
     path("manage/analysis/", analysis.analysis_page, name="analysis"),
+    path(
+        "manage/campaigns/<int:pk>/model/",
+        in_the_loop.campaign_model_page,
+        name="campaign-model",
+    ),
     path("manage/analysis/start/", analysis.analysis_start_view, name="analysis-start"),
     path("manage/analysis/<int:pk>/status/", analysis.analysis_status, name="analysis-status"),
 ]

@@ -72,12 +72,16 @@ USE_CASES = {
     "evaluation.analysis",
     "evaluation.baselines.runs",
     "evaluation.rounds",
+    "evaluation.model_serving",
+    "evaluation.in_the_loop",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).
 LATE_IMPORTS = {
     ("evaluation.baselines.runs", "evaluation.baselines.qa"),
     ("evaluation.rounds", "evaluation.baselines.qa"),
+    ("evaluation.model_serving", "evaluation.baselines.checkpoints"),
+    ("evaluation.model_serving", "evaluation.baselines.training"),
 }
 
 

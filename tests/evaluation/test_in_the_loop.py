@@ -105,7 +105,7 @@ def test_an_admin_sets_the_model_and_round_1_starts(adversarial, boss):
     assert (adversarial.model_fooling_target, adversarial.model_round) == (1, 1)
     first = ModelRound.objects.get(campaign=adversarial)
     assert (first.number, first.model_kind, first.label) == (1, "lexical", "lexical")
-    assert (first.f1_threshold, first.created_by, first.status) == (Decimal(40), boss, "pending")
+    assert (first.f1_threshold, first.created_by, first.status) == (Decimal(40), boss, "succeeded")
 
 
 def test_the_mode_alone_keeps_the_round_and_a_new_threshold_starts_the_next(adversarial):
@@ -501,3 +501,46 @@ def test_a_slow_model_gives_an_unavailable_attempt_and_the_work_goes_on(
     assert model_answers_fill(question_pks=[first.pk]) == 0  # still too slow: no verdict
     first.refresh_from_db()
     assert (first.model_attempts, first.model_fooled) == (2, None)
+
+
+# The page
+
+
+def test_the_model_page_saves_the_settings_and_lists_the_rounds(client, adversarial, boss):
+    client.force_login(boss)
+    client.cookies["django_language"] = "en"
+    url = f"/manage/campaigns/{adversarial.pk}/model/"
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<input type="radio" name="model_kind" value="lexical"' in html
+    assert 'id="model-rounds"' in html and "<td>lexical</td>" in html
+    form = {
+        "model_kind": "lexical",
+        "model_mode": "adversarial",
+        "model_f1_threshold": "35.5",
+        "model_fooling_target": "2",
+        "model_run": "",
+        "model_url": "",
+    }
+    saved = client.post(url, form)
+    assert (saved.status_code, saved.url) == (302, url)
+    adversarial.refresh_from_db()
+    assert (adversarial.model_f1_threshold, adversarial.model_fooling_target) == (
+        Decimal("35.5"),
+        2,
+    )
+    assert adversarial.model_round == 2
+    refused = client.post(url, form | {"model_f1_threshold": "140"})
+    assert refused.status_code == 400
+    assert "A percentage from 0 to 100 (at most two decimals), like 40." in refused.content.decode()
+    adversarial.refresh_from_db()
+    assert adversarial.model_f1_threshold == Decimal("35.5")
+    dashboard = client.get(f"/manage/campaigns/{adversarial.pk}/dashboard/")
+    assert "Model in the loop: the lexical baseline (sliding window)" in dashboard.content.decode()
+
+
+def test_the_model_page_is_for_admins_only(client, adversarial, writer):
+    client.force_login(writer)
+    assert client.get(f"/manage/campaigns/{adversarial.pk}/model/").status_code == 403
+    assert client.post(f"/manage/campaigns/{adversarial.pk}/model/", {}).status_code == 403

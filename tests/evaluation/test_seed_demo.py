@@ -52,7 +52,15 @@ def test_seed_demo_creates_one_working_login_per_role_and_the_corpus(db, tmp_pat
         ("Démo — questions", "questions", ["train", "dev", "test"], True),
         ("Démo — réponses supplémentaires", "additional_answers", ["dev", "test"], True),
         ("Démo — questions sans réponse", "unanswerable", ["train", "dev", "test"], True),
+        ("Démo — contre le modèle", "questions", ["train"], True),
     ]
+    adversarial = campaigns.last()
+    assert (adversarial.model_kind, adversarial.model_mode, adversarial.model_round) == (
+        "lexical",
+        "adversarial",
+        1,
+    )
+    assert adversarial.model_fooling_target == 1
     assert result["campaign"] == {"name": "Démo — questions", "created": True}
     assert result["answers_campaign"] == {
         "name": "Démo — réponses supplémentaires",
@@ -71,7 +79,8 @@ def test_seeding_again_keeps_passwords_and_adds_nothing(db, tmp_path, settings):
     assert second["campaign"]["created"] is False
     assert second["answers_campaign"]["created"] is False
     assert second["unanswerable_campaign"]["created"] is False
-    assert Campaign.objects.count() == 3
+    assert second["adversarial_campaign"]["created"] is False
+    assert Campaign.objects.count() == 4
     assert Article.objects.count() == 8
 
 

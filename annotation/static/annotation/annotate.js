@@ -152,23 +152,36 @@
   }
 
   function renderHighlights() {
-    const spans = [];
-    const shown = state.questions.find((q) => q.key === modelShown);
-    if (shown && shown.model && shown.model.status === "answered" && Number.isInteger(shown.model.answerStart)) {
-      const index = state.questions.indexOf(shown);
-      spans.push({ start: shown.model.answerStart,
-                   end: shown.model.answerStart + S.codePointLength(shown.model.answer || ""),
-                   className: "model-mark", label: T.modelMark.replace("%(number)s", String(index + 1)) });
-    }
-    spans.push(...state.questions.map((q, i) => ({
+    const spans = state.questions.map((q, i) => ({
       start: q.start, end: q.end, className: q.impossible ? "plausible-mark" : "answer-mark",
       label: `${q.impossible ? T.plausible : T.answer} ${i + 1}`,
-    })));
+    }));
     if (!sent && state.current.start !== null) {
       spans.push({ start: state.current.start, end: state.current.end,
                    className: "answer-candidate", label: T.selected });
     }
+    spans.push(...modelSpans(spans));
     S.highlight(paragraphEl, paragraph, spans);
+  }
+
+  /** The model's answer to the question last answered (or chosen), drawn over the other marks:
+   * where it covers one of them, both show (that mark's colour, the model's outline). */
+  function modelSpans(marks) {
+    const shown = state.questions.find((q) => q.key === modelShown);
+    const m = shown && shown.model;
+    if (!m || m.status !== "answered" || !Number.isInteger(m.answerStart) || !m.answer) return [];
+    const label = T.modelMark.replace("%(number)s", String(state.questions.indexOf(shown) + 1));
+    const end = m.answerStart + S.codePointLength(m.answer);
+    const under = (i) => marks.reduce((found, mark) => (i >= mark.start && i < mark.end ? mark : found), null);
+    const runs = [];
+    for (let i = m.answerStart; i < end; i++) {
+      const mark = under(i);
+      const className = mark ? `${mark.className} model-mark` : "model-mark";
+      const last = runs[runs.length - 1];
+      if (last && last.className === className && last.end === i) last.end = i + 1;
+      else runs.push({ start: i, end: i + 1, className, label });
+    }
+    return runs;
   }
 
   function renderList(errors) {

@@ -25,6 +25,7 @@ from core.roles import Role
 from corpus.models import Article, Paragraph
 from corpus.services import corpus_load
 from evaluation.baselines.runs import baseline_run_start
+from evaluation.in_the_loop import campaign_model_set
 from exports.models import Release
 from exports.services import release_build, release_create
 
@@ -84,6 +85,22 @@ def demo_unanswerable_campaign_ensure() -> bool:
     if Campaign.objects.filter(name=DEMO_UNANSWERABLE_CAMPAIGN).exists():
         return False
     campaign_create(name=DEMO_UNANSWERABLE_CAMPAIGN, kind=Campaign.Kind.UNANSWERABLE)
+    return True
+
+
+DEMO_ADVERSARIAL_CAMPAIGN = "Démo — contre le modèle"
+
+
+def demo_adversarial_campaign_ensure() -> bool:
+    """Create the demo campaign with a model in the loop (the lexical baseline, adversarial:
+    at least one question per paragraph that fools it) unless it exists."""
+    if Campaign.objects.filter(name=DEMO_ADVERSARIAL_CAMPAIGN).exists():
+        return False
+    campaign = campaign_create(name=DEMO_ADVERSARIAL_CAMPAIGN, splits=["train"])
+    campaign_model_set(
+        campaign=campaign,
+        data={"model_kind": "lexical", "model_mode": "adversarial", "model_fooling_target": 1},
+    )
     return True
 
 
@@ -206,6 +223,7 @@ class Command(PlatformCommand):
         campaign_created = demo_campaign_ensure()
         answers_campaign_created = demo_answers_campaign_ensure()
         unanswerable_created = demo_unanswerable_campaign_ensure()
+        adversarial_created = demo_adversarial_campaign_ensure()
         logins_file = settings.VAR_DIR / "demo-logins.json"
         known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
         logins = {
@@ -240,6 +258,10 @@ class Command(PlatformCommand):
                 "name": DEMO_UNANSWERABLE_CAMPAIGN,
                 "created": unanswerable_created,
             },
+            "adversarial_campaign": {
+                "name": DEMO_ADVERSARIAL_CAMPAIGN,
+                "created": adversarial_created,
+            },
             "demo_questions": demo_questions,
             "demo_answers": demo_answers,
             "release": {"name": DEMO_RELEASE, "created": release},
@@ -253,7 +275,8 @@ class Command(PlatformCommand):
             f"paragraphs ({corpus['articles_created']} articles loaded now from "
             f"{corpus['path']}).",
             f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}; "
-            f"{result['unanswerable_campaign']['name']}.",
+            f"{result['unanswerable_campaign']['name']}; "
+            f"{result['adversarial_campaign']['name']} (the lexical model in the loop).",
             f"Demo questions by {DEMO_AUTHOR} on dev and test: {result['demo_questions']} "
             f"stored now; {result['demo_answers']} more answers by "
             f"{' and '.join(DEMO_ANSWERERS)} on dev.",

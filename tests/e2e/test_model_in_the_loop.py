@@ -1,0 +1,173 @@
+"""Journey (issue 15): in an adversarial campaign with the lexical model, an annotator adds a
+question the model answers (not fooled), rephrases it until the model is fooled, and sends the
+paragraph; a predict server that is too slow leaves the page saying "model unavailable" while
+the work goes on."""
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import expect
+
+from annotation.models import ModelAttempt, Question
+from annotation.services.campaigns import campaign_create
+from core.roles import Role
+from corpus.readers import SourceArticle
+from corpus.services import article_store
+from evaluation.in_the_loop import campaign_model_set
+from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+OCEAN = "Dans quel océan se jette la Loire ?"  # the lexical model answers "Atlantique"
+REPHRASED = "Dans quoi se jette-t-elle à Saint-Nazaire ?"  # "Atlantique, où elle se jette"
+LENGTH = "Combien de kilomètres parcourt la Loire ?"  # "1": F1 50 against "1 006 kilomètres"
+MOUTH = "Où la Loire se jette-t-elle ?"  # "Saint": F1 0 against "Saint-Nazaire"
+
+
+@pytest.fixture
+def paragraph(db):
+    article = article_store(
+        language="fr",
+        source=SourceArticle(title="Loire", source_title="Loire"),
+        paragraphs=[TEXT],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
+    return article.paragraphs.get()
+
+
+def adversarial(**model):
+    campaign = campaign_create(name="Contre le modèle", splits=["dev"])
+    settings = {"model_mode": "adversarial", "model_fooling_target": 1} | model
+    return campaign_model_set(campaign=campaign, data=settings)
+
+
+def start(page, live_server):
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("e2e-ann")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Next paragraph").click()
+    expect(page).to_have_url(re.compile(r"/annotate/leases/\d+/$"))
+
+
+def add(page, question, answer):
+    drag_select(page, answer)
+    page.locator("#question-text").fill(question)
+    page.get_by_role("button", name="Add the question").click()
+
+
+def test_an_annotator_rephrases_until_the_model_is_fooled(page, live_server, paragraph):
+    campaign = adversarial(model_kind="lexical", model_f1_threshold=40)
+    start(page, live_server)
+    expect(page.locator(".model-banner")).to_contain_text(
+        "Write at least 1 question that fools it: its answer overlaps yours under 40 % F1."
+    )
+    expect(page.locator("#fooling-counter")).to_have_text("0 / 1 fooling the model")
+
+    add(page, OCEAN, "Atlantique")
+    line = page.locator("#question-list .model-line").first
+    expect(line).to_contain_text("Model (lexical): Atlantique · F1 100 · not fooled · attempt 1")
+    expect(line).to_contain_text("Edit it and rephrase to fool the model.")
+    expect(page.locator("#paragraph mark.model-mark")).to_have_text("Atlantique")
+    expect(page.locator("#paragraph mark.answer-mark.model-mark")).to_have_count(1)
+
+    # Rephrased: Edit, new words, Enter. The same question, its second attempt.
+    page.locator("#question-list .question-item").first.get_by_role("button", name="Edit").click()
+    page.locator("#question-text").fill(REPHRASED)
+    page.locator("#question-text").press("Enter")
+    expect(line).to_contain_text(
+        "Model (lexical): Atlantique, où elle se jette · F1 33 · fooled · attempt 2"
+    )
+    expect(page.locator("#fooling-counter")).to_have_text("1 / 1 fooling the model")
+    expect(page.locator("#paragraph mark.model-mark")).to_have_text(
+        ["Atlantique", ", où elle se jette"]
+    )
+
+    add(page, LENGTH, "1 006 kilomètres")
+    add(page, MOUTH, "Saint-Nazaire")
+    lines = page.locator("#question-list .model-line")
+    expect(lines.nth(1)).to_contain_text("Model (lexical): 1 · F1 50 · not fooled · attempt 1")
+    expect(lines.nth(2)).to_contain_text("Model (lexical): Saint · F1 0 · fooled · attempt 1")
+    expect(page.locator("#fooling-counter")).to_have_text("2 / 1 fooling the model")
+    page.get_by_role("button", name="Send the paragraph").click()
+    expect(page.get_by_text("Sent. Thank you!")).to_be_visible()
+
+    stored = list(Question.objects.filter(campaign=campaign).order_by("position"))
+    assert [
+        (q.text, q.model_attempts, q.model_exact, q.model_f1, q.model_fooled) for q in stored
+    ] == [
+        (REPHRASED, 2, 0.0, 33.33, True),
+        (LENGTH, 1, 0.0, 50.0, False),
+        (MOUTH, 1, 0.0, 0.0, True),
+    ]
+    attempts = ModelAttempt.objects.filter(question=stored[0]).order_by("number")
+    assert [(a.number, a.text, a.model_answer, a.f1, a.fooled) for a in attempts] == [
+        (1, OCEAN, "Atlantique", 100.0, False),
+        (2, REPHRASED, "Atlantique, où elle se jette", 33.33, True),
+    ]
+    assert stored[0].model_attempt == attempts[1]
+    assert attempts[1].model_answer_start == TEXT.index("Atlantique")
+    assert page.console_problems == []
+
+
+class Slow(BaseHTTPRequestHandler):
+    def do_POST(self):  # noqa: N802 (the standard library's name)
+        time.sleep(2)
+        body = json.dumps({"q": "trop tard"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def slow_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_slow_model_says_unavailable_and_nothing_is_lost(
+    page, live_server, paragraph, slow_server, settings
+):
+    settings.MODEL_LOOP_TIMEOUT_SECONDS = 0.5
+    campaign = adversarial(model_kind="server", model_url=slow_server)
+    start(page, live_server)
+    add(page, OCEAN, "Atlantique")
+    # The next question is typed while the model is asked: nothing waits for it.
+    page.locator("#question-text").fill(LENGTH)
+    expect(page.locator("#question-list .model-line")).to_have_text(
+        "Model unavailable: go on, your question is kept."
+    )
+    expect(page.locator("#question-text")).to_have_value(LENGTH)
+    drag_select(page, "1 006 kilomètres")
+    page.locator("#question-text").press("Enter")
+    add(page, MOUTH, "Saint-Nazaire")
+    expect(page.locator("#question-list .model-line")).to_have_text(
+        ["Model unavailable: go on, your question is kept."] * 3
+    )
+    page.get_by_role("button", name="Send the paragraph").click()
+    expect(page.get_by_text("Sent. Thank you!")).to_be_visible()
+    stored = Question.objects.filter(campaign=campaign).order_by("position")
+    assert [(q.text, q.model_attempts, q.model_fooled) for q in stored] == [
+        (OCEAN, 1, None),
+        (LENGTH, 1, None),
+        (MOUTH, 1, None),
+    ]
+    assert set(ModelAttempt.objects.values_list("status", flat=True)) == {"unavailable"}
+    assert page.console_problems == []
