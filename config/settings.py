@@ -25,6 +25,21 @@ env = Env()
 # A rate as DRF's throttles read it: requests per second, minute, hour or day (first letter).
 RATE = re.compile(r"^[1-9][0-9]*/(?:s|sec|second|m|min|minute|h|hour|d|day)$")
 
+
+def _seconds(name: str, default: float, lowest: float, highest: float) -> float:
+    """Read a duration in seconds that may have decimals, like 0.5 (Env reads whole numbers)."""
+    value = env.str(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise EnvError(name, f"expected a number of seconds, got {value!r}") from None
+    if not lowest <= number <= highest:  # also refuses nan
+        raise EnvError(name, f"expected a number between {lowest:g} and {highest:g}, got {value}")
+    return number
+
+
 try:
     VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
     DEBUG = env.bool("DEBUG", False)
@@ -95,6 +110,14 @@ try:
             f"expected a number of requests per second, minute, hour or day, like 20/hour, "
             f"got {SUBMISSIONS_RATE!r}",
         )
+    # Model in the loop (evaluation.model_loop): how long the annotation page waits for a
+    # model's answer; how long an idle checkpoint server keeps the gpu worker; requests per
+    # forward pass.
+    MODEL_LOOP_TIMEOUT_SECONDS = _seconds("MODEL_LOOP_TIMEOUT_SECONDS", 3.0, 0.1, 60.0)
+    MODEL_LOOP_SERVE_IDLE_SECONDS = env.int(
+        "MODEL_LOOP_SERVE_IDLE_SECONDS", 120, minimum=1, maximum=3600
+    )
+    MODEL_LOOP_BATCH_SIZE = env.int("MODEL_LOOP_BATCH_SIZE", 32, minimum=1, maximum=1024)
 except EnvError as error:
     raise ImproperlyConfigured(f"Bad environment variable {error}") from None
 

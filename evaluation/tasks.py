@@ -2,6 +2,7 @@ from celery import shared_task
 
 from evaluation.analysis import analysis_execute
 from evaluation.baselines.runs import baseline_run_execute
+from evaluation.model_serving import model_serve
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.rounds import model_round_run
 
@@ -31,6 +32,16 @@ def analysis_task(*, job_pk: int) -> None:
     if analysis is None or analysis.is_finished:
         return
     analysis_execute(analysis=analysis)
+
+
+@shared_task(acks_late=False)
+def gpu_model_serve_task(*, location: str) -> None:
+    """Serve a checkpoint to the annotation page until idle (queue gpu: model_serving).
+
+    Acknowledged at once: a serve loop lost with its worker has nothing to redo, the next
+    question sends another.
+    """
+    model_serve(location=location)
 
 
 @shared_task(acks_late=True)

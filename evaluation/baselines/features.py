@@ -257,6 +257,26 @@ def postprocess_with_null(
     turns into "" (`evaluation.baselines.no_answer`). An example with no valid span gets ""
     and an infinite difference.
     """
+    spans = postprocess_with_spans(
+        examples, features, start_logits, end_logits, n_best, max_answer_tokens
+    )
+    return {example_id: (text, diff) for example_id, (text, _start, diff) in spans.items()}
+
+
+def postprocess_with_spans(
+    examples: Sequence[Mapping],
+    features: Features,
+    start_logits: Sequence[Sequence[float]],
+    end_logits: Sequence[Sequence[float]],
+    n_best: int = 20,
+    max_answer_tokens: int = 30,
+) -> dict[str, tuple[str, int | None, float]]:
+    """Return {example id: (best span's text, its start in the context, no-answer score)}.
+
+    As `postprocess_with_null`, with the offset (code points) where the span starts, so that
+    a caller can tell which occurrence of a repeated text the model chose; an example with no
+    valid span gets ("", None, inf).
+    """
     windows = defaultdict(list)
     for index, example_id in enumerate(features["example_id"]):
         windows[example_id].append(index)
@@ -275,8 +295,8 @@ def postprocess_with_null(
             if candidate is not None and (best is None or candidate[0] > best[0]):
                 best = candidate
         if best is None:
-            predictions[example["id"]] = ("", math.inf)
+            predictions[example["id"]] = ("", None, math.inf)
         else:
             text = example["context"][best[1] : best[2]]
-            predictions[example["id"]] = (text, null - best[0])
+            predictions[example["id"]] = (text, best[1], null - best[0])
     return predictions

@@ -199,15 +199,35 @@ def predict_passage_scored(passage: Passage, question: str) -> tuple[str, float]
     what a SQuAD v2.0 run compares with its no-answer threshold: a span whose surroundings
     hold few of the question's words is more likely not the answer.
     """
+    best, best_key = _best_candidate(passage, question)
+    if best is None:
+        return "", 0.0
+    return passage.text(best), best_key[0]
+
+
+def predict_passage_span(passage: Passage, question: str) -> tuple[str, int | None]:
+    """Return the best candidate of an analysed passage and where it starts ("", None if none).
+
+    The text is `predict_passage`'s; the start is its first character's offset in the context
+    (a Python string index), so that the page can highlight this very occurrence of it.
+    """
+    best, _key = _best_candidate(passage, question)
+    if best is None:
+        return "", None
+    return passage.text(best), passage.starts[best.first]
+
+
+def _best_candidate(
+    passage: Passage, question: str
+) -> tuple[Candidate | None, tuple[float, int, int] | None]:
+    """Return the passage's best candidate for the question and its rank key (None, None)."""
     scorer = _Scorer(passage, question)
     best, best_key = None, None
     for candidate in passage.candidates:
         key = scorer.key(candidate)
         if key is not None and (best_key is None or key > best_key):
             best, best_key = candidate, key  # strictly better only: the earlier span wins ties
-    if best is None:
-        return "", 0.0
-    return passage.text(best), best_key[0]
+    return best, best_key
 
 
 def predict(context: str, question: str, *, max_tokens: int = MAX_TOKENS) -> str:

@@ -20,7 +20,7 @@ from transformers import get_linear_schedule_with_warmup
 
 from .features import (
     Features,
-    postprocess_with_null,
+    postprocess_with_spans,
     prepare_eval_features,
     prepare_train_features,
 )
@@ -298,11 +298,25 @@ def predict_with_null(
     The second value is the SQuAD 2.0 no-answer score (``features.postprocess_with_null``):
     above the threshold learnt on dev, the answer is "".
     """
+    spans = predict_with_spans(model, tokenizer, examples, config)
+    return {example_id: (text, diff) for example_id, (text, _start, diff) in spans.items()}
+
+
+def predict_with_spans(
+    model, tokenizer, examples: Sequence[Mapping], config: TrainConfig | None = None
+) -> dict[str, tuple[str, int | None, float]]:
+    """Return {example id: (best span, its start in the context, no-answer score)}.
+
+    ``predict_with_null`` with the span's character offset (``features.postprocess_with_spans``;
+    None when no span fits). All the examples' windows go through the model together, in
+    batches of ``config.eval_batch_size``: the model-in-the-loop server answers the questions
+    that arrived together in one forward pass.
+    """
     config = config or TrainConfig()
     device = config.resolve_device()
     configure_backends(device, config.tf32)
     features = prepare_eval_features(tokenizer, examples, config.max_length, config.stride)
     starts, ends = _logits(model, features, config, device, _pad_id(tokenizer))
-    return postprocess_with_null(
+    return postprocess_with_spans(
         examples, features, starts, ends, config.n_best, config.max_answer_tokens
     )

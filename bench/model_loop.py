@@ -1,0 +1,320 @@
+"""Time the model in the loop: `evaluation.model_loop.ask`, from the web process's side.
+
+Two models, the two the issue sets a target for (p95 ≤ 300 ms from "Add" to the answer):
+
+1. **lexical**, in this process: real PIAF paragraphs (``../shared/data/piaf/piaf-v1.0.json``)
+   and, for the 2,000-character case, two consecutive paragraphs of one article joined. Each
+   paragraph gets all its questions in turn, as an annotator rephrasing would: the first
+   question pays for the analysis of the paragraph, the next ones find it in the LRU.
+2. **checkpoint**, a small transformer served by a real worker through the real Redis: a
+   randomly initialised BERT of 4 layers × 256 hidden (BERT-mini's size: 4 heads, feed-forward
+   1,024) with a WordPiece tokenizer trained on the spot on PIAF's texts, saved with
+   `save_checkpoint` in a temporary folder; the bench starts ``celery -A config worker -Q gpu
+   --pool solo`` (the queue the serve task goes to) and asks from this process. Weights need
+   not be trained for timing. First one question at a time (latency), then 8 askers at once
+   (throughput; the serve loop answers the questions waiting together in one forward pass,
+   and its counters say how many it batched).
+
+The first question to the checkpoint (the worker imports torch and loads it) is not timed.
+
+Run from the project root: ``.venv/bin/python bench/model_loop.py`` (options: ``--questions``,
+``--concurrency``, ``--redis``; ``--skip-checkpoint`` for the lexical part alone). Needs Redis
+(default ``redis://127.0.0.1:6379/7``, a database of its own: the bench empties it), torch
+and transformers; the worker runs with a SQLite database in a temporary ``VAR_DIR`` that no
+serve task reads. CPU only unless the machine has CUDA (the worker then uses it).
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PIAF_PATH = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+TARGET_MS = 300.0  # p95, from "Add" to the model's answer (issue 15)
+LEXICAL_2000_TARGET_MS = 50.0  # p95 of the lexical model on a 2,000-character paragraph
+REDIS_URL = "redis://127.0.0.1:6379/7"
+
+
+def setup_django(var_dir: str, redis_url: str) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        VAR_DIR=var_dir,
+        REDIS_URL=redis_url,
+        HTTPS="false",
+        LOG_LEVEL="WARNING",
+    )
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+
+
+def load_paragraphs() -> list[tuple[str, str, list[str]]]:
+    """Return PIAF's (title, context, questions) in file order."""
+    if not PIAF_PATH.exists():
+        sys.exit(f"{PIAF_PATH} is missing: this benchmark reads the PIAF data from ../shared/data")
+    document = json.loads(PIAF_PATH.read_text(encoding="utf-8"))
+    return [
+        (article["title"], p["context"], [qa["question"] for qa in p["qas"]])
+        for article in document["data"]
+        for p in article["paragraphs"]
+    ]
+
+
+def joined_paragraphs(paragraphs, size: int = 2000) -> list[tuple[str, list[str]]]:
+    """Join consecutive paragraphs of one article until about `size` characters."""
+    joined, context, questions, title = [], "", [], None
+    for paragraph_title, text, asked in paragraphs:
+        if paragraph_title != title:
+            context, questions, title = "", [], paragraph_title
+        context = f"{context}\n{text}" if context else text
+        questions = questions + asked
+        if len(context) >= size:
+            joined.append((context[: size + 200], questions))
+            context, questions = "", []
+    return joined
+
+
+def percentiles(milliseconds: list[float]) -> str:
+    ordered = sorted(milliseconds)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   "
+        f"max {ordered[-1]:7.1f} ms   ({len(ordered)} questions)"
+    )
+
+
+def p95_of(milliseconds: list[float]) -> float:
+    ordered = sorted(milliseconds)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def time_asks(spec, pairs, timeout: float) -> list[float]:
+    from evaluation.model_loop import ask
+
+    times = []
+    for context, question in pairs:
+        started = time.perf_counter()
+        ask(spec, context, question, timeout=timeout)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def bench_lexical(paragraphs, questions: int) -> list[tuple[str, float, float]]:
+    from evaluation import model_loop
+    from evaluation.model_loop import ModelSpec
+
+    spec = ModelSpec(kind="lexical", location="", label="lexical")
+    results = []
+    for name, contexts, target in (
+        ("PIAF paragraphs", [(c, q) for _t, c, q in paragraphs], TARGET_MS),
+        ("2,000-character paragraphs", joined_paragraphs(paragraphs), LEXICAL_2000_TARGET_MS),
+    ):
+        model_loop._passages.clear()
+        pairs = [(c, q) for c, asked in contexts for q in asked][:questions]
+        firsts = [(c, asked[0]) for c, asked in contexts[: questions // 4]]
+        sizes = [len(c) for c, _ in pairs]
+        times = time_asks(spec, pairs, timeout=5.0)
+        model_loop._passages.clear()
+        first_times = time_asks(spec, firsts, timeout=5.0)  # each a paragraph not yet analysed
+        print(f"lexical, {name} ({min(sizes)}-{max(sizes)} characters):")
+        print(f"  every question     {percentiles(times)}")
+        print(f"  first of paragraph {percentiles(first_times)}")
+        results.append((f"lexical, {name}", p95_of(times + first_times), target))
+    return results
+
+
+def build_checkpoint(folder: Path, paragraphs) -> Path:
+    from transformers import AutoModelForQuestionAnswering, BertConfig
+
+    from evaluation.baselines.checkpoints import save_checkpoint
+    from evaluation.baselines.tiny import train_wordpiece_tokenizer
+
+    texts = [c for _t, c, _q in paragraphs] + [q for _t, _c, asked in paragraphs for q in asked]
+    tokenizer = train_wordpiece_tokenizer(texts, vocab_size=8000)
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=256,
+        num_hidden_layers=4,
+        num_attention_heads=4,
+        intermediate_size=1024,
+        max_position_embeddings=512,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    model = AutoModelForQuestionAnswering.from_config(config)
+    return save_checkpoint(model, tokenizer, folder)
+
+
+def start_worker(var_dir: str, redis_url: str) -> subprocess.Popen:
+    env = dict(os.environ, VAR_DIR=var_dir, REDIS_URL=redis_url, LOG_LEVEL="WARNING")
+    env["MODEL_LOOP_SERVE_IDLE_SECONDS"] = "60"
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "gpu"]
+    command += ["--pool", "solo", "--hostname", "bench-model-loop@%h", "--loglevel", "INFO"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    deadline = time.monotonic() + 60
+    lines = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line and process.poll() is not None:
+            break
+        lines.append(line)
+        if " ready." in line:
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+            return process
+    process.kill()
+    sys.exit("the worker did not start:\n" + "".join(lines[-30:]))
+
+
+def bench_checkpoint(folder: Path, paragraphs, questions: int, concurrency: int, redis_url):
+    import redis
+
+    from evaluation import model_serving
+    from evaluation.model_loop import ModelSpec, ask
+
+    client = redis.Redis.from_url(redis_url)
+    spec = ModelSpec(kind="checkpoint", location=str(folder), label="BERT-mini, random")
+    pairs = [(c, q) for _t, c, asked in paragraphs for q in asked]
+    started = time.perf_counter()
+    ask(spec, pairs[0][0], pairs[0][1], timeout=120.0)
+    print(
+        f"checkpoint: first question (worker loads the model) {time.perf_counter() - started:.1f} s"
+    )
+    sequential = time_asks(spec, pairs[:questions], timeout=10.0)
+    print(f"checkpoint, one asker:   {percentiles(sequential)}")
+    local = time_in_process(folder, pairs[:questions])
+    print(f"  the same questions predicted in this process, no Redis: {percentiles(local)}")
+
+    stats_key = model_serving.location_key(str(folder), "stats")
+    before = {k.decode(): int(v) for k, v in client.hgetall(stats_key).items()}
+    per_asker = max(1, questions // concurrency)
+    times: list[float] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(concurrency)
+
+    def asker(number: int) -> None:
+        mine = pairs[number * per_asker : (number + 1) * per_asker]
+        barrier.wait()
+        for context, question in mine:
+            began = time.perf_counter()
+            try:
+                ask(spec, context, question, timeout=10.0)
+            except Exception as error:
+                with lock:
+                    failures.append(str(error))
+                continue
+            with lock:
+                times.append((time.perf_counter() - began) * 1000)
+
+    threads = [threading.Thread(target=asker, args=(n,)) for n in range(concurrency)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - began
+    after = {k.decode(): int(v) for k, v in client.hgetall(stats_key).items()}
+    answered = after.get("requests", 0) - before.get("requests", 0)
+    batches = after.get("batches", 0) - before.get("batches", 0)
+    print(f"checkpoint, {concurrency} askers:  {percentiles(times)}")
+    print(
+        f"  throughput {len(times) / seconds:.1f} questions/s; {answered} answered in "
+        f"{batches} batches ({answered / max(batches, 1):.1f} per forward pass); "
+        f"{len(failures)} unavailable"
+    )
+    if failures:
+        print(f"  first failure: {failures[0]}")
+    # Askers back to back with no pause: a stress case (a campaign's annotators each ask
+    # about once a minute), reported for its throughput, without a target.
+    return [
+        ("checkpoint, one asker", p95_of(sequential), TARGET_MS),
+        (f"checkpoint, {concurrency} askers", p95_of(times) if times else float("inf"), None),
+    ]
+
+
+def time_in_process(folder: Path, pairs) -> list[float]:
+    """Time `model_serving.predict_spans` here: the model's own share of a served answer."""
+    from evaluation import model_serving
+
+    model_serving.predict_spans(str(folder), pairs[:1])  # loads it
+    times = []
+    for pair in pairs:
+        started = time.perf_counter()
+        model_serving.predict_spans(str(folder), [pair])
+        times.append((time.perf_counter() - started) * 1000)
+    model_serving.LOADED.clear()
+    return times
+
+
+def describe_machine() -> str:
+    try:
+        import torch
+
+        device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+        torch_version = f"torch {torch.__version__} ({torch.get_num_threads()} threads)"
+    except ImportError:
+        device, torch_version = "no GPU", "no torch"
+    from evaluation.model_serving import CPU_THREADS
+
+    return (
+        f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs, {device}, "
+        f"Python {platform.python_version()}, {torch_version}; the serve loop uses "
+        f"{CPU_THREADS} torch thread(s) on the CPU"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--redis", default=REDIS_URL)
+    parser.add_argument("--skip-checkpoint", action="store_true")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="bench-model-loop-") as var_dir:
+        setup_django(var_dir, args.redis)
+        import redis
+
+        try:
+            redis.Redis.from_url(args.redis).flushdb()
+        except redis.RedisError as error:
+            sys.exit(f"Redis at {args.redis} cannot be reached: {error}")
+        print(describe_machine())
+        paragraphs = load_paragraphs()
+        results = bench_lexical(paragraphs, args.questions)
+        if not args.skip_checkpoint:
+            folder = build_checkpoint(Path(var_dir) / "bert-mini", paragraphs)
+            worker = start_worker(var_dir, args.redis)
+            try:
+                results += bench_checkpoint(
+                    folder, paragraphs, args.questions // 2, args.concurrency, args.redis
+                )
+            finally:
+                worker.terminate()
+                worker.wait(30)
+        print()
+        for name, p95, target in results:
+            if target is None:
+                print(f"{name:<40} p95 {p95:7.1f} ms   (information: no target)")
+                continue
+            verdict = "met" if p95 <= target else "NOT met"
+            print(f"{name:<40} p95 {p95:7.1f} ms   target ≤ {target:g} ms: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
