@@ -2,6 +2,7 @@ from celery import shared_task
 
 from evaluation.analysis import analysis_execute
 from evaluation.baselines.runs import baseline_run_execute
+from evaluation.in_the_loop import model_answers_fill
 from evaluation.model_serving import model_serve
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.rounds import model_round_run
@@ -42,6 +43,14 @@ def gpu_model_serve_task(*, location: str) -> None:
     question sends another.
     """
     model_serve(location=location)
+
+
+@shared_task(acks_late=True)
+def model_answers_fill_task(*, question_pks: list[int]) -> None:
+    """Ask the campaign's model about questions submitted without its verdict (queue default).
+
+    A question that has one already is skipped: a redelivered task does nothing twice."""
+    model_answers_fill(question_pks=question_pks)
 
 
 @shared_task(acks_late=True)
