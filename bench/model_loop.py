@@ -15,6 +15,12 @@ Two models, the two the issue sets a target for (p95 ≤ 300 ms from "Add" to th
    (throughput; the serve loop answers the questions waiting together in one forward pass,
    and its counters say how many it batched).
 
+3. **the attempts API**, the whole request the page sends after "Add" (`POST
+   /api/v1/leases/{id}/attempts/` through Django: routing, session, the lease's checks, the
+   model, the attempt's row in a SQLite database migrated in the temporary ``VAR_DIR``), with
+   the lexical model and with the served checkpoint: PIAF paragraphs claimed in turn and their
+   questions asked with their PIAF answers as the annotator's span.
+
 The first question to the checkpoint (the worker imports torch and loads it) is not timed.
 
 Run from the project root: ``.venv/bin/python bench/model_loop.py`` (options: ``--questions``,
@@ -261,6 +267,102 @@ def time_in_process(folder: Path, pairs) -> list[float]:
     return times
 
 
+def answered_paragraphs(limit: int) -> list[tuple[str, str, list[tuple[str, int, str]]]]:
+    """Return PIAF's first (title, context, [(question, answer start, answer)]), in order."""
+    document = json.loads(PIAF_PATH.read_text(encoding="utf-8"))
+    found = []
+    for article in document["data"]:
+        for p in article["paragraphs"]:
+            asked = [
+                (qa["question"], qa["answers"][0]["answer_start"], qa["answers"][0]["text"])
+                for qa in p["qas"]
+                if qa.get("answers")
+            ]
+            if asked:
+                found.append((article["title"], p["context"], asked))
+            if len(found) == limit:
+                return found
+    return found
+
+
+def bench_api(questions: int, folder: Path | None) -> list[tuple[str, float, float]]:
+    """Time the whole request of "Add": POST /api/v1/leases/{id}/attempts/ through Django.
+
+    URL routing, the session, the lease's checks, the model, the attempt's row: what the page
+    waits for after "Add" (the browser's own part is a local fetch). One campaign per model,
+    each paragraph claimed in turn and its PIAF questions asked, as an annotator would.
+    """
+    from django.core.management import call_command
+    from django.test import Client
+
+    from annotation.services.campaigns import campaign_create
+    from annotation.services.work import lease_claim_next, lease_release
+    from core.roles import Role
+    from corpus.readers import SourceArticle
+    from corpus.services import article_store
+    from evaluation.in_the_loop import campaign_model_set
+    from evaluation.models import BaselineRun
+    from exports.models import Release
+    from tests.factories import UserFactory
+
+    call_command("migrate", verbosity=0, interactive=False)
+    found = answered_paragraphs(120)
+    spans = {}
+    for index, (title, context, asked) in enumerate(found):
+        article_store(
+            language="fr",
+            source=SourceArticle(title=f"{title} {index}", source_title=title),
+            paragraphs=[context],
+            wave="1.0",
+            split="dev",
+            kind="file",
+        )
+        spans[context] = asked
+    annotator = UserFactory(username="bench-ann", roles=[Role.ANNOTATOR])
+    client = Client(HTTP_HOST="127.0.0.1")  # a host the settings allow
+    client.force_login(annotator)
+    models = [("lexical", {"model_kind": "lexical"})]
+    if folder is not None:
+        release = Release.objects.create(name="bench", version="1", status=Release.Status.SUCCEEDED)
+        run = BaselineRun.objects.create(
+            release=release, kind="evaluate", model=str(folder), status="succeeded"
+        )
+        models.append(("served checkpoint", {"model_kind": "run", "model_run": run.pk}))
+    results = []
+    for name, settings in models:
+        campaign = campaign_create(name=f"bench {name}", splits=["dev"])
+        campaign_model_set(
+            campaign=campaign,
+            data=settings | {"model_mode": "adversarial", "model_fooling_target": 1},
+        )
+        times, asked_count, unavailable = [], 0, 0
+        while asked_count < questions:
+            claim = lease_claim_next(campaign=campaign, annotator=annotator)
+            if claim is None:
+                break
+            lease = claim.lease
+            url = f"/api/v1/leases/{lease.pk}/attempts/"
+            for number, (question, start, text) in enumerate(spans[lease.paragraph.text]):
+                body = {
+                    "key": f"k{number}",
+                    "text": question,
+                    "answer_start": start,
+                    "answer_text": text,
+                }
+                started = time.perf_counter()
+                response = client.post(url, body, content_type="application/json")
+                times.append((time.perf_counter() - started) * 1000)
+                if response.status_code != 201:
+                    sys.exit(f"attempts answered {response.status_code}: {response.content!r}")
+                unavailable += response.json()["status"] != "answered"
+                asked_count += 1
+            lease_release(lease=lease, reason="skip")
+        print(f'the attempts API, {name} ("Add" to the answer, server side):')
+        print(f"  {percentiles(times)}; model unavailable: {unavailable}")
+        results.append((f"attempts API, {name}", p95_of(times), TARGET_MS))
+    return results
+
+
 def describe_machine() -> str:
     try:
         import torch
@@ -297,13 +399,16 @@ def main() -> None:
         print(describe_machine())
         paragraphs = load_paragraphs()
         results = bench_lexical(paragraphs, args.questions)
-        if not args.skip_checkpoint:
+        if args.skip_checkpoint:
+            results += bench_api(args.questions // 2, None)
+        else:
             folder = build_checkpoint(Path(var_dir) / "bert-mini", paragraphs)
             worker = start_worker(var_dir, args.redis)
             try:
                 results += bench_checkpoint(
                     folder, paragraphs, args.questions // 2, args.concurrency, args.redis
                 )
+                results += bench_api(args.questions // 2, folder)
             finally:
                 worker.terminate()
                 worker.wait(30)
