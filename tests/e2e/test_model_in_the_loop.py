@@ -171,3 +171,53 @@ def test_a_slow_model_says_unavailable_and_nothing_is_lost(
     ]
     assert set(ModelAttempt.objects.values_list("status", flat=True)) == {"unavailable"}
     assert page.console_problems == []
+
+
+def test_a_tiny_transformer_served_by_a_real_worker_answers_on_the_page(
+    page, live_server, redis_worker_factory, settings, tmp_path
+):
+    """A fine-tuned checkpoint (a tiny BERT trained in the test) of a finished baseline run,
+    served by the real worker through the real Redis, answers as it does in this process."""
+    from evaluation.models import BaselineRun
+    from exports.models import Release
+    from tests.e2e.test_review import drag_select_span
+    from tests.evaluation.test_model_loop import CONTEXT, QUESTION, trained_zola_checkpoint
+
+    folder, expected = trained_zola_checkpoint(tmp_path / "zola")
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Zola", source_title="Zola"),
+        paragraphs=[CONTEXT],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
+    release = Release.objects.create(name="r", version="1", status=Release.Status.SUCCEEDED)
+    run = BaselineRun.objects.create(
+        release=release, kind="evaluate", model=str(folder), status="succeeded"
+    )
+    settings.MODEL_LOOP_TIMEOUT_SECONDS = 12.0  # the worker imports torch for the first one
+    redis_worker_factory(MODEL_LOOP_SERVE_IDLE_SECONDS="5")
+    campaign = campaign_create(name="Avec un transformer", splits=["dev"])
+    campaign_model_set(campaign=campaign, data={"model_kind": "run", "model_run": run.pk})
+
+    start(page, live_server)
+    expect(page.locator(".model-banner")).to_have_text(
+        "A model answers each question you add: its answer is shown under the question and "
+        "marked in the text."
+    )
+    expect(page.locator("#question-counter")).to_contain_text("/")  # the page script runs
+    drag_select_span(page, CONTEXT, "Médan-sur-Seine", "#answer-preview")
+    page.locator("#question-text").fill(QUESTION)
+    page.get_by_role("button", name="Add the question").click()
+    text, start_at = expected[QUESTION]
+    assert (text, start_at) == ("Médan-sur-Seine", 102)
+    expect(page.locator("#question-list .model-line")).to_contain_text(
+        f"Model (baseline run {run.pk} · zola): Médan-sur-Seine · F1 100 · not fooled · attempt 1",
+        timeout=20_000,
+    )
+    expect(page.locator("#paragraph mark.model-mark")).to_have_text("Médan-sur-Seine")
+    attempt = ModelAttempt.objects.get()
+    assert (attempt.model_answer, attempt.model_answer_start, attempt.f1) == (text, 102, 100.0)
+    assert page.console_problems == []
