@@ -27,7 +27,7 @@ from core.i18n import Text
 from core.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
-from evaluation.baselines.runs import _mrqa_contexts
+from evaluation.baselines.runs import mrqa_contexts
 from evaluation.in_the_loop import answer_scores, is_fooled
 from evaluation.models import BaselineRun
 
@@ -92,13 +92,13 @@ def _predict(model_round: ModelRound, examples: list[dict]) -> dict[str, str]:
     if kind == ModelKind.LEXICAL:
         return predict_all(examples)
     if kind == ModelKind.SERVER:
-        return predict_over_http(model_round.model_url, _mrqa_contexts(examples))
+        return predict_over_http(model_round.model_url, mrqa_contexts(examples))
     if kind == ModelKind.RUN and model_round.model_run_id:
         run = model_round.model_run
         if run.kind == BaselineRun.Kind.LEXICAL:
             return predict_all(examples)
         if run.kind == BaselineRun.Kind.HTTP:
-            return predict_over_http(run.model, _mrqa_contexts(examples))
+            return predict_over_http(run.model, mrqa_contexts(examples))
         return _transformers_predict(run, examples)
     raise RuntimeError(f"round {model_round.number} has no model to score")
 

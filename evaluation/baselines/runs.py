@@ -163,7 +163,7 @@ def _predict_lexical_scored(run, split, examples, report):
     return {qid: (text, -score) for qid, (text, score) in predict_all_scored(examples).items()}
 
 
-def _mrqa_contexts(examples) -> list[dict]:
+def mrqa_contexts(examples) -> list[dict]:
     """Return the examples as MRQA context records (spaCy tokens), as the protocol sends them."""
     by_context: dict[str, list] = {}
     for example in examples:
@@ -185,7 +185,7 @@ def _mrqa_contexts(examples) -> list[dict]:
 def _predict_http(run, split, examples, report):
     """Ask the server; "" is an answer like any other (no answer, on a v2.0 release)."""
     try:
-        return predict_over_http(run.model, _mrqa_contexts(examples))
+        return predict_over_http(run.model, mrqa_contexts(examples))
     except PredictServerError as error:
         _append_log(run, f"{split}: {error}")  # the run fails with it too (job_run)
         raise
