@@ -2,7 +2,7 @@
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from annotation.models import Campaign, Lease, Question, QuestionType, Review
@@ -160,6 +160,15 @@ def campaign_progress(
         "unanswerable": (
             campaign.questions.filter(is_impossible=True).count()
             if campaign.kind == Campaign.Kind.UNANSWERABLE or campaign.unanswerable_per_paragraph
+            else None
+        ),
+        # Model in the loop: its verdicts so far (questions it answered, and fooled).
+        "model": (
+            campaign.questions.aggregate(
+                judged=Count("pk", filter=Q(model_fooled__isnull=False)),
+                fooled=Count("pk", filter=Q(model_fooled=True)),
+            )
+            if campaign.model_round
             else None
         ),
         "annotators": get_user_model()

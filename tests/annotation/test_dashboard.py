@@ -45,6 +45,7 @@ def test_dashboard_shows_progress_types_targets_and_reports(
         "reported": 1,
         "questions": 6,
         "unanswerable": None,  # the campaign asks for none
+        "model": None,  # it never had a model in the loop
         "annotators": 2,
     }
     rows = {

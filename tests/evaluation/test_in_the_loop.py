@@ -537,10 +537,48 @@ def test_the_model_page_saves_the_settings_and_lists_the_rounds(client, adversar
     adversarial.refresh_from_db()
     assert adversarial.model_f1_threshold == Decimal("35.5")
     dashboard = client.get(f"/manage/campaigns/{adversarial.pk}/dashboard/")
-    assert "Model in the loop: the lexical baseline (sliding window)" in dashboard.content.decode()
+    html = dashboard.content.decode()
+    assert "Model in the loop: the lexical baseline (sliding window)" in html
+    assert '<div class="counter" id="fooled-count"><strong>0 / 0</strong>fooled the model' in html
 
 
 def test_the_model_page_is_for_admins_only(client, adversarial, writer):
     client.force_login(writer)
     assert client.get(f"/manage/campaigns/{adversarial.pk}/model/").status_code == 403
     assert client.post(f"/manage/campaigns/{adversarial.pk}/model/", {}).status_code == 403
+
+
+class Garbage(BaseHTTPRequestHandler):
+    def do_POST(self):  # noqa: N802 (the standard library's name)
+        body = b"<html><body>It works!</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_model_answering_garbage_is_unavailable_never_a_500(
+    adversarial, writer, paragraphs, settings
+):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Garbage)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/"
+        campaign_model_set(campaign=adversarial, data={"model_kind": "server", "model_url": url})
+        lease = the_lease(adversarial, writer, paragraphs)
+        response = api(writer).post(
+            f"/api/v1/leases/{lease.pk}/attempts/",
+            {"key": "k1", "text": HARD} | span(ANSWER),
+            format="json",
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert response.status_code == 201
+    assert (response.json()["status"], response.json()["model_answer"]) == ("unavailable", None)
+    attempt = ModelAttempt.objects.get()
+    assert (attempt.status, attempt.f1, attempt.fooled) == ("unavailable", None, None)
