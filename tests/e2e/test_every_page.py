@@ -66,6 +66,7 @@ PAGES = [
     Page("annotation:campaign-new", ("admin",)),
     Page("annotation:campaign", ("admin",), ("campaign",)),
     Page("annotation:campaign-dashboard", ("admin",), ("campaign",)),
+    Page("evaluation:campaign-model", ("admin",), ("campaign",)),
     Page("reports:hours", ("admin",)),
     Page("evaluation:leaderboard", ("annotator", "reviewer", "admin")),
     Page("evaluation:human-performance", ("admin",)),

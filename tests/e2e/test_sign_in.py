@@ -17,11 +17,15 @@ HOMES = {
 }
 
 
-def sign_in(page, live_server, username, password):
+def sign_in(page, live_server, username, password, *, refused=False):
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("Nom d’utilisateur").fill(username)
     page.get_by_label("Mot de passe").fill(password)
     page.get_by_role("button", name="Connexion").click()
+    # Signed in once the login page is left: a caller's next step (a reload, a cookie and a
+    # reload) must not race the sign-in's own navigation ("not attached to an active page").
+    if not refused:
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 @pytest.mark.parametrize("role", list(HOMES))
@@ -39,7 +43,7 @@ def test_each_role_reaches_its_home(page, live_server, role):
 
 def test_a_wrong_password_is_refused_with_the_username_kept(page, live_server):
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password="a long e2e password")
-    sign_in(page, live_server, "e2e-ann", "wrong password")
+    sign_in(page, live_server, "e2e-ann", "wrong password", refused=True)
     expect(page).to_have_url(re.compile(r"/accounts/login/$"))
     expect(page.get_by_role("alert")).to_be_visible()
     expect(page.get_by_label("Nom d’utilisateur")).to_have_value("e2e-ann")
