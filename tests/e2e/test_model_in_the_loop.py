@@ -3,11 +3,7 @@ question the model answers (not fooled), rephrases it until the model is fooled,
 paragraph; a predict server that is too slow leaves the page saying "model unavailable" while
 the work goes on."""
 
-import json
 import re
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
@@ -19,6 +15,7 @@ from corpus.readers import SourceArticle
 from corpus.services import article_store
 from evaluation.in_the_loop import campaign_model_set
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
+from tests.evaluation.predict_servers import Slow, serving
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -119,27 +116,10 @@ def test_an_annotator_rephrases_until_the_model_is_fooled(page, live_server, par
     assert page.console_problems == []
 
 
-class Slow(BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 (the standard library's name)
-        time.sleep(2)
-        body = json.dumps({"q": "trop tard"}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def slow_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    with serving(Slow) as url:
+        yield url
 
 
 def test_a_slow_model_says_unavailable_and_nothing_is_lost(

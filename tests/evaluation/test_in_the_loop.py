@@ -1,11 +1,8 @@
 """Model in the loop: a campaign's model settings, the attempts while a question is written,
 and the model's verdict stored with each question at submission (issue 15)."""
 
-import json
-import threading
 import time
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.utils import translation
@@ -22,6 +19,7 @@ from evaluation.in_the_loop import campaign_model_set, model_answers_fill
 from evaluation.models import BaselineRun
 from exports.models import Release
 from tests.annotation.conftest import TEXTS
+from tests.evaluation.predict_servers import Garbage, Slow, serving
 from tests.factories import UserFactory
 
 LOIRE = TEXTS[0]
@@ -442,28 +440,10 @@ def test_a_bad_model_key_refuses_the_submission_naming_the_field(
 # A model that is down or slow
 
 
-class Slow(BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 (the standard library's name)
-        time.sleep(1.5)
-        body = json.dumps({"q": "trop tard"}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def slow_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/predict"
-    server.shutdown()
-    server.server_close()
+    with serving(Slow) as url:
+        yield url
 
 
 def test_a_slow_model_gives_an_unavailable_attempt_and_the_work_goes_on(
@@ -548,26 +528,10 @@ def test_the_model_page_is_for_admins_only(client, adversarial, writer):
     assert client.post(f"/manage/campaigns/{adversarial.pk}/model/", {}).status_code == 403
 
 
-class Garbage(BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 (the standard library's name)
-        body = b"<html><body>It works!</body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 def test_a_model_answering_garbage_is_unavailable_never_a_500(
     adversarial, writer, paragraphs, settings
 ):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Garbage)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/"
+    with serving(Garbage) as url:
         campaign_model_set(campaign=adversarial, data={"model_kind": "server", "model_url": url})
         lease = the_lease(adversarial, writer, paragraphs)
         response = api(writer).post(
@@ -575,9 +539,6 @@ def test_a_model_answering_garbage_is_unavailable_never_a_500(
             {"key": "k1", "text": HARD} | span(ANSWER),
             format="json",
         )
-    finally:
-        server.shutdown()
-        server.server_close()
     assert response.status_code == 201
     assert (response.json()["status"], response.json()["model_answer"]) == ("unavailable", None)
     attempt = ModelAttempt.objects.get()
