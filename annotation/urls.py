@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.views import campaigns, quality, questions, review, work
+from annotation.views import campaigns, differences, quality, questions, review, work
 
 app_name = "annotation"
 
@@ -16,6 +16,14 @@ urlpatterns = [
     path("review/campaigns/<int:campaign_pk>/next/", review.next_review, name="next-review"),
     path("review/leases/<int:pk>/", review.review_page, name="review"),
     path("review/leases/<int:pk>/skip/", review.review_release, name="review-skip"),
+    # Question–answer differences: reviewers and admins
+    path("review/differences/", differences.differences_page, name="differences"),
+    path("review/differences/next/", differences.difference_next, name="difference-next"),
+    path(
+        "review/differences/questions/<int:pk>/",
+        differences.difference_label_page,
+        name="difference-label",
+    ),
     # A question with its history: its author, reviewers and admins
     path("questions/<uuid:uuid>/", questions.question_page, name="question"),
     # Admins

@@ -3,6 +3,11 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
 from annotation.api.campaigns import CampaignViewSet
+from annotation.api.differences import (
+    DifferenceLabelsView,
+    DifferenceSampleView,
+    DifferenceTableView,
+)
 from annotation.api.quality import AnnotatorPauseView, QualityView
 from annotation.api.questions import QuestionViewSet
 from annotation.api.work import LeaseViewSet
@@ -40,6 +45,11 @@ urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
     path("users/import/", UsersImportView.as_view(), name="users-import"),
     path("quality/", QualityView.as_view(), name="quality"),
+    path("differences/sample/", DifferenceSampleView.as_view(), name="difference-sample"),
+    path("differences/table/", DifferenceTableView.as_view(), name="difference-table"),
+    path(
+        "differences/questions/<str:pk>/", DifferenceLabelsView.as_view(), name="difference-labels"
+    ),
     path("annotators/<str:pk>/pause/", AnnotatorPauseView.as_view(), name="annotator-pause"),
     path("human-performance/", HumanPerformanceView.as_view(), name="human-performance"),
     path("submissions/", SubmissionsView.as_view(), name="submissions"),
