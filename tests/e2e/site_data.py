@@ -18,6 +18,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from annotation.models import Question, WorkItem
+from annotation.selectors.differences import difference_sample
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
@@ -117,6 +118,7 @@ class Site:
     review_lease: int
     corrected_question: str
     own_question: str
+    sampled_question: int  # of the question–answer differences' sample (dev)
     releases: tuple[int, int]
     scrape_run: int
     set_password: tuple[str, str]
@@ -304,6 +306,7 @@ def build_site() -> Site:
         review_lease=review_lease,
         corrected_question=str(corrected.uuid),
         own_question=str(own[0].uuid),
+        sampled_question=difference_sample()[0].pk,
         releases=(first.pk, second.pk),
         scrape_run=run.pk,
         set_password=(

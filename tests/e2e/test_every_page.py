@@ -62,6 +62,8 @@ PAGES = [
     Page("annotation:question", ("annotator",), ("own_question",)),
     Page("annotation:question", ("reviewer", "admin"), ("corrected_question",)),
     Page("annotation:quality", ("reviewer", "admin")),
+    Page("annotation:differences", ("reviewer", "admin")),
+    Page("annotation:difference-label", ("reviewer", "admin"), ("sampled_question",)),
     Page("annotation:campaigns", ("admin",)),
     Page("annotation:campaign-new", ("admin",)),
     Page("annotation:campaign", ("admin",), ("campaign",)),
@@ -78,6 +80,7 @@ PAGES = [
 ]
 # Routes that are no page of their own, with the reason.
 SKIPPED = {
+    "annotation:difference-next": "a redirect to the next question to label",
     "accounts:logout": "POST only",
     "core:check-status": "htmx fragment of the system page",
     "corpus:scrape-run-resume": "POST only",
