@@ -1,9 +1,10 @@
 """The dataset analysis job: the figures of the FQuAD paper's analysis section, per split.
 
-Question types, answer types (spaCy French, `evaluation.answer_types`), question and answer
-lengths in words, and the lexical overlap between a question and its paragraph (the share of
-the question's words found in the paragraph). The questions are those that count in releases
-(`annotation.selectors.questions.dataset_questions`): never a rejected one.
+Question types, answer types (each answer typed inside its paragraph by spaCy's French
+pipeline, `evaluation.answer_types`; the results name the pipeline and its version), question
+and answer lengths in words, and the lexical overlap between a question and its paragraph
+(the share of the question's words found in the paragraph). The questions are those that
+count in releases (`annotation.selectors.questions.dataset_questions`): never a rejected one.
 
 Those figures are the answerable questions' (a v1.1 dataset's). Beside them, each split counts
 its unanswerable questions (SQuAD 2.0 / FQuAD 2.0), with their length and overlap: an
@@ -26,7 +27,7 @@ from annotation.selectors.questions import dataset_questions
 from core.i18n import Text
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
-from evaluation.answer_types import answer_types
+from evaluation.answer_types import answer_types, pipeline_name
 from evaluation.models import DatasetAnalysis
 
 WORD = re.compile(r"\w+")
@@ -111,7 +112,11 @@ def _split_figures(split: str) -> dict:
 
 
 def _work(analysis: DatasetAnalysis, report) -> str:
-    results = {"splits": {}, "computed_at": timezone.now().isoformat()}
+    results = {
+        "splits": {},
+        "computed_at": timezone.now().isoformat(),
+        "answer_types_pipeline": pipeline_name(),
+    }
     for i, split in enumerate(Split.values):
         report(int(100 * i / len(Split.values)), split)
         results["splits"][split] = _split_figures(split)
