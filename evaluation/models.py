@@ -65,6 +65,15 @@ class BaselineRun(CreatedBy, Job):
         EVALUATE = "evaluate", _("evaluate a fine-tuned transformer")
         HTTP = "http", _("a model served over HTTP (MRQA protocol)")
 
+    class Mode(models.TextChoices):
+        """How a fine-tuning run's training data relates to the release it is scored on
+        ("" for the other kinds, which train nothing)."""
+
+        IN_DOMAIN = "in_domain", _("trained on this release")
+        ZERO_SHOT = "zero_shot", _("zero-shot (trained elsewhere)")
+        TRANSLATE_TRAIN = "translate_train", _("translate-train")
+        AUGMENTED = "augmented", _("augmented (union of sources)")
+
     release = models.ForeignKey(
         "exports.Release", on_delete=models.CASCADE, related_name="baseline_runs"
     )
@@ -78,6 +87,11 @@ class BaselineRun(CreatedBy, Job):
     checkpoint = models.CharField(_("checkpoint folder"), max_length=500, blank=True)
     normalization = models.CharField(_("normalization"), max_length=32, blank=True)
     normalization_version = models.CharField(_("normalization version"), max_length=16, blank=True)
+    # What a fine-tuning run trained on (docs/experiments.md): [] is the release's own train
+    # split (the default, as before); else [{"type": "release" | "file", "id", "label"}], the
+    # union of those sources, each named as it was when the run started.
+    train_sources = models.JSONField(_("training sources"), default=list, blank=True)
+    mode = models.CharField(_("mode"), max_length=16, choices=Mode.choices, blank=True)
 
     class Meta(Job.Meta):
         verbose_name = _("baseline run")
@@ -101,6 +115,32 @@ class BaselineRun(CreatedBy, Job):
         if self.kind == self.Kind.HTTP:
             return urlsplit(self.model).hostname or ""
         return self.model.rstrip("/").rsplit("/", 1)[-1]
+
+
+class TrainingFile(CreatedBy):
+    """A SQuAD-format file (v1.1 or v2.0) an admin imported to train baselines on: a translated
+    SQuAD, another team's dataset. Stored in the releases storage like release files, checked
+    when imported; private to its uploader unless shared with the other admins."""
+
+    name = models.CharField(_("name"), max_length=200)
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    translated = models.BooleanField(_("machine-translated"), default=False)
+    shared = models.BooleanField(_("shared with the other admins"), default=False)
+    storage_name = models.CharField(_("stored as"), max_length=300, blank=True)
+    bytes = models.BigIntegerField(_("bytes"), default=0)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
+    squad_version = models.CharField(_("SQuAD version"), max_length=8, default="1.1")
+    # {"articles", "paragraphs", "questions", "answerable", "unanswerable", "skipped"}
+    counts = models.JSONField(_("counts"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("imported"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("training file")
+        verbose_name_plural = _("training files")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.name
 
 
 class DatasetAnalysis(CreatedBy, Job):

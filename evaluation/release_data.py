@@ -2,6 +2,7 @@
 
 Contexts and questions come from the release's HF JSONL or SQuAD file; the answers of dev and
 test come from its internal gold file (test answers may be held back in the public files).
+An imported training file (`TrainingFile`, a SQuAD-format JSON) is read the same way, HF style.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
 from exports.models import Release
-from exports.services import release_file_open
+from exports.services import release_file_open, release_storage
 
 
 def _file(release: Release, name: str):
@@ -74,3 +75,51 @@ def question_types(ids) -> dict[str, str]:
     """Return {export id: question type} of released question ids (imported ids or uuids)."""
     rows = questions_by_export_id(ids).values_list("source_id", "uuid", "question_type")
     return {export_id(source, uuid): qtype for source, uuid, qtype in rows}
+
+
+def squad_training_examples(articles) -> tuple[list[dict], int]:
+    """Return (HF-style examples, how many questions were skipped) of SQuAD articles.
+
+    A question is kept for training when it is unanswerable (`is_impossible`, no answers) or
+    when its first answer is exactly the context's text at its offset; the other questions are
+    skipped (a translated SQuAD often has answers that moved or changed in translation).
+    """
+    examples, skipped = [], 0
+    for article in articles:
+        for paragraph in article.paragraphs:
+            context = paragraph.context
+            for q in paragraph.questions:
+                answers = q.answers
+                if answers:
+                    first = answers[0]
+                    end = first.answer_start + len(first.text)
+                    if context[first.answer_start : end] != first.text:
+                        skipped += 1
+                        continue
+                elif not q.is_impossible:
+                    skipped += 1  # neither an answer nor said unanswerable
+                    continue
+                examples.append(
+                    {
+                        "id": q.id,
+                        "title": article.title,
+                        "context": context,
+                        "question": q.question,
+                        "answers": {
+                            "text": [a.text for a in answers],
+                            "answer_start": [a.answer_start for a in answers],
+                        },
+                    }
+                )
+    return examples, skipped
+
+
+def training_file_examples(training_file) -> list[dict]:
+    """Return an imported training file's examples (`squad_training_examples`' rules)."""
+    with release_storage().open(training_file.storage_name, "rb") as handle:
+        examples, _skipped = squad_training_examples(read_squad(handle, on_problem=_ignore))
+    return examples
+
+
+def _ignore(problem) -> None:
+    """Entries the import already counted as skipped are skipped again, quietly."""

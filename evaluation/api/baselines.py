@@ -1,12 +1,21 @@
-"""The baseline runs API: admins start runs and follow them, with their scores."""
+"""The baseline runs API: admins start runs and follow them, with their scores; they import
+SQuAD-format training files (`/baseline-runs/training-files/`) that runs may train on."""
 
 from django.utils.translation import gettext as _
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
 
 from core.api import JobViewSet
 from core.inputs import object_by_id
-from evaluation.baselines.runs import baseline_run_start
-from evaluation.models import BaselineRun
+from evaluation.baselines.runs import (
+    baseline_run_start,
+    training_file_import,
+    training_files_readable,
+)
+from evaluation.models import BaselineRun, TrainingFile
 from exports.models import Release
 
 
@@ -31,6 +40,8 @@ class BaselineRunSerializer(serializers.ModelSerializer):
             "normalization",
             "normalization_version",
             "checkpoint",
+            "train_sources",
+            "mode",
             "log",
             "created_at",
             "started_at",
@@ -46,6 +57,45 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=BaselineRun.Kind.choices)
     model = serializers.CharField(required=False, allow_blank=True, max_length=500)
     hyperparameters = serializers.DictField(required=False)
+    train_releases = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Fine-tuning only: train on these finished releases' train splits.",
+    )
+    train_files = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Fine-tuning only: train on these imported training files (yours or shared).",
+    )
+
+
+class TrainingFileSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TrainingFile
+        fields = [
+            "id",
+            "name",
+            "language",
+            "translated",
+            "shared",
+            "squad_version",
+            "bytes",
+            "sha256",
+            "counts",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class TrainingFileUploadSerializer(serializers.Serializer):
+    """Types only; the rules (and the file's checks) are the service's."""
+
+    file = serializers.FileField(help_text="A SQuAD v1.1 or v2.0 JSON file.")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    language = serializers.CharField(required=False, allow_blank=True, max_length=16)
+    translated = serializers.BooleanField(required=False, default=False)
+    shared = serializers.BooleanField(required=False, default=False)
 
 
 class BaselineRunViewSet(JobViewSet):
@@ -64,4 +114,40 @@ class BaselineRunViewSet(JobViewSet):
             model=data.get("model", ""),
             hyperparameters=data.get("hyperparameters", {}),
             created_by=self.request.user,
+            train_releases=data.get("train_releases"),
+            train_files=data.get("train_files"),
+            as_user=True,
         )
+
+    @extend_schema(
+        methods=["GET"], request=None, responses={200: TrainingFileSerializer(many=True)}
+    )
+    @extend_schema(
+        methods=["POST"],
+        request={"multipart/form-data": TrainingFileUploadSerializer},
+        responses={201: TrainingFileSerializer},
+    )
+    @action(
+        detail=False,
+        methods=["get", "post"],
+        url_path="training-files",
+        parser_classes=[MultiPartParser, FormParser, JSONParser],
+    )
+    def training_files(self, request):
+        """GET: the training files you may use (yours and the shared ones), newest first.
+        POST (multipart): import a SQuAD-format JSON file to train baselines on."""
+        if request.method == "GET":
+            files = training_files_readable(request.user)[:500]
+            return Response(TrainingFileSerializer(files, many=True).data)
+        payload = TrainingFileUploadSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        made = training_file_import(
+            file=data["file"],
+            name=data.get("name", ""),
+            language=data.get("language", ""),
+            translated=data["translated"],
+            shared=data["shared"],
+            created_by=request.user,
+        )
+        return Response(TrainingFileSerializer(made).data, status=status.HTTP_201_CREATED)

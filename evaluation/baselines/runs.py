@@ -12,19 +12,29 @@ the classification figures of "no answer" (FQuAD 2.0's F1 on telling answerable 
 unanswerable). The lexical and transformers baselines give each question a span and a
 no-answer score, and answer "" above a threshold learnt on dev (`baselines.no_answer`), used
 as it is on test; a model served over HTTP says "no answer" itself with an empty string.
+
+Experiments across datasets (docs/experiments.md): a fine-tuning run may train on SOURCES
+other than the release it is scored on, the train splits of finished releases and imported
+SQuAD-format files (`TrainingFile`), alone (zero-shot, translate-train) or as a union
+(augmented). Without sources, it trains on the release's own train split, as it always did.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import math
+import re
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.files import File
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -38,13 +48,19 @@ from evaluation.baselines.mrqa_client import PredictServerError, predict_over_ht
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import no_answer_classification, score, score_v2
-from evaluation.models import BaselineRun
-from evaluation.release_data import question_types, release_examples
+from evaluation.models import BaselineRun, TrainingFile
+from evaluation.release_data import (
+    question_types,
+    release_examples,
+    squad_training_examples,
+    training_file_examples,
+)
 from evaluation.scoring import score_by
 from exports.formats.mrqa import MrqaWriter
 from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
+from exports.formats.squad import SquadFormatError, read_squad
 from exports.models import Release
-from exports.services import release_gold
+from exports.services import release_gold, release_storage
 
 SCORED_SPLITS = ("dev", "test")
 GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
@@ -108,24 +124,68 @@ def _check_model(kind: str, model: str) -> str:
 
 
 def baseline_run_record(
-    *, release: Release, kind: str, model: str = "", hyperparameters=None, created_by=None
+    *,
+    release: Release,
+    kind: str,
+    model: str = "",
+    hyperparameters=None,
+    created_by=None,
+    train_releases=None,
+    train_files=None,
+    as_user=False,
 ) -> BaselineRun:
-    """Check the settings and record a pending baseline run (not sent to any queue)."""
+    """Check the settings and record a pending baseline run (not sent to any queue).
+
+    `train_releases` and `train_files` (ids) are a fine-tuning run's training sources; none
+    means the release's own train split. Training files are those `created_by` may read
+    (`training_files_readable`); `as_user=False` with no user is the command line (all).
+    """
     if kind not in BaselineRun.Kind.values:
         raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
     if release.status != Release.Status.SUCCEEDED:
         raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
+    if not _scored_splits(release):
+        raise ServiceError(
+            {"release": [_("The release has neither a dev nor a test split to evaluate on.")]}
+        )
     model = _check_model(kind, model)
     clean = _check_hyperparameters(hyperparameters or {})
-    if kind == BaselineRun.Kind.FINETUNE and "train" not in release.options.get("splits", []):
+    sources = _check_sources(
+        kind=kind,
+        release=release,
+        train_releases=train_releases,
+        train_files=train_files,
+        user=created_by,
+        as_user=as_user,
+    )
+    if (
+        kind == BaselineRun.Kind.FINETUNE
+        and not sources
+        and "train" not in release.options.get("splits", [])
+    ):
         raise ServiceError({"release": [_("Fine-tuning needs a release with a train split.")]})
+    # Without sources, the row is what it always was (train_sources [], mode "").
+    extra = {"train_sources": sources, "mode": _mode(release, sources)} if sources else {}
     return BaselineRun.objects.create(
-        release=release, kind=kind, model=model, hyperparameters=clean, created_by=created_by
+        release=release,
+        kind=kind,
+        model=model,
+        hyperparameters=clean,
+        created_by=created_by,
+        **extra,
     )
 
 
 def baseline_run_start(
-    *, release: Release, kind: str, model: str = "", hyperparameters=None, created_by=None
+    *,
+    release: Release,
+    kind: str,
+    model: str = "",
+    hyperparameters=None,
+    created_by=None,
+    train_releases=None,
+    train_files=None,
+    as_user=False,
 ) -> BaselineRun:
     """Record a baseline run and send it to its queue (gpu for transformers, else default)."""
     with transaction.atomic():
@@ -135,6 +195,9 @@ def baseline_run_start(
             model=model,
             hyperparameters=hyperparameters,
             created_by=created_by,
+            train_releases=train_releases,
+            train_files=train_files,
+            as_user=as_user,
         )
         gpu = kind in GPU_KINDS
         job_enqueue(
@@ -143,6 +206,231 @@ def baseline_run_start(
             queue="gpu" if gpu else "default",
         )
     return run
+
+
+# ---------------------------------------------------------------------------------------------
+# Training sources: releases' train splits and imported SQuAD-format files
+
+MAX_TRAINING_FILE_BYTES = 500 * 1024 * 1024  # SQuAD v1.1's train is 30 MB, v2.0's 40 MB
+MAX_SOURCES = 10
+LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")
+
+
+def training_files_readable(user, *, as_user: bool = True):
+    """Return the training files `user` may train on: their own and the shared ones (every
+    file for the command line: no user, `as_user=False`)."""
+    files = TrainingFile.objects.all()
+    if user is None and not as_user:
+        return files
+    if user is None:
+        return files.none()
+    return files.filter(Q(created_by=user) | Q(shared=True))
+
+
+def _id_list(values, field: str) -> list[int]:
+    if values is None:
+        return []
+    if not isinstance(values, list | tuple) or len(values) > MAX_SOURCES:
+        raise ServiceError({field: [_("A list of at most %(n)d ids.") % {"n": MAX_SOURCES}]})
+    ids = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
+            raise ServiceError({field: [_("An id is a whole number.")]})
+        if value in ids:
+            raise ServiceError({field: [_("Source %(id)d is given twice.") % {"id": value}]})
+        ids.append(value)
+    return ids
+
+
+def _train_count(release: Release) -> int:
+    """Return how many questions the release's train split holds (its file's counts)."""
+    for name in ("hf-train.jsonl", "squad-train.json"):
+        found = release.files.filter(name=name, internal=False).first()
+        if found is not None:
+            return int(found.counts.get("questions", 0))
+    return 0
+
+
+def _check_sources(*, kind, release, train_releases, train_files, user, as_user) -> list[dict]:
+    """Return the run's training sources, checked, in the order given (releases first)."""
+    release_ids = _id_list(train_releases, "train_releases")
+    file_ids = _id_list(train_files, "train_files")
+    if not release_ids and not file_ids:
+        return []
+    field = "train_releases" if release_ids else "train_files"
+    if kind != BaselineRun.Kind.FINETUNE:
+        raise ServiceError(
+            {field: [_("Only a fine-tuning run trains: the other kinds take no training source.")]}
+        )
+    if len(release_ids) + len(file_ids) > MAX_SOURCES:
+        raise ServiceError({field: [_("At most %(n)d sources.") % {"n": MAX_SOURCES}]})
+    sources = []
+    found = {r.pk: r for r in Release.objects.filter(pk__in=release_ids)}
+    for pk in release_ids:
+        source = found.get(pk)
+        if source is None:
+            raise ServiceError({"train_releases": [_("No release %(id)d.") % {"id": pk}]})
+        name = f"{source.name} {source.version}"
+        if source.status != Release.Status.SUCCEEDED:
+            raise ServiceError(
+                {"train_releases": [_("The release %(name)s is not finished.") % {"name": name}]}
+            )
+        if "train" not in source.options.get("splits", []) or _train_count(source) == 0:
+            raise ServiceError(
+                {
+                    "train_releases": [
+                        _(
+                            "The release %(name)s has no question in a train split: nothing to "
+                            "train on."
+                        )
+                        % {"name": name}
+                    ]
+                }
+            )
+        sources.append({"type": "release", "id": pk, "label": f"{name} · train"})
+    readable = {
+        f.pk: f for f in training_files_readable(user, as_user=as_user).filter(pk__in=file_ids)
+    }
+    for pk in file_ids:
+        source = readable.get(pk)
+        if source is None:  # unknown, or another admin's private file: the same answer
+            raise ServiceError(
+                {"train_files": [_("No training file %(id)d that you may read.") % {"id": pk}]}
+            )
+        usable = source.counts.get("questions", 0)
+        if release.squad_version != "2.0":
+            usable = source.counts.get("answerable", 0)
+        if usable == 0:
+            raise ServiceError(
+                {
+                    "train_files": [
+                        _("The file %(name)s has no question this release can train on.")
+                        % {"name": source.name}
+                    ]
+                }
+            )
+        sources.append(
+            {
+                "type": "file",
+                "id": pk,
+                "label": source.name,
+                "translated": source.translated,
+            }
+        )
+    return sources
+
+
+def _mode(release: Release, sources: list[dict]) -> str:
+    """Name the experiment: a union of several sources is augmented; one source is this
+    release (in-domain), a translated file (translate-train) or anything else (zero-shot)."""
+    if len(sources) > 1:
+        return BaselineRun.Mode.AUGMENTED
+    (source,) = sources
+    if source["type"] == "release" and source["id"] == release.pk:
+        return BaselineRun.Mode.IN_DOMAIN
+    if source["type"] == "file" and source.get("translated"):
+        return BaselineRun.Mode.TRANSLATE_TRAIN
+    return BaselineRun.Mode.ZERO_SHOT
+
+
+def training_file_import(
+    *,
+    file,
+    name: str = "",
+    language: str = "",
+    translated: bool = False,
+    shared: bool = False,
+    created_by=None,
+) -> TrainingFile:
+    """Check a SQuAD-format JSON file (v1.1 or v2.0) and store it to train baselines on.
+
+    The file is read whole once: a document that is not SQuAD, or that holds no question to
+    train on, is refused naming `file`; malformed entries and answers that are not the
+    context's text at their offset are skipped and counted. The bytes are stored as given,
+    in the releases storage, under `training-files/`.
+    """
+    name = check_text(name if isinstance(name, str) else "", "name").strip()
+    if not name:
+        name = Path(str(getattr(file, "name", "") or "")).name
+    if not name or len(name) > 200:
+        raise ServiceError({"name": [_("Name the file: at most 200 characters.")]})
+    language = language if isinstance(language, str) else None
+    if language is None or (language and not LANGUAGE.fullmatch(language)):
+        raise ServiceError({"language": [_("A language code such as fr, en or pt-BR.")]})
+    for field, value in (("translated", translated), ("shared", shared)):
+        if not isinstance(value, bool):
+            raise ServiceError({field: [_("True or false.")]})
+    size = getattr(file, "size", None)
+    if size is not None and size > MAX_TRAINING_FILE_BYTES:
+        raise ServiceError(
+            {"file": [_("At most %(n)d MB.") % {"n": MAX_TRAINING_FILE_BYTES // 2**20}]}
+        )
+    data = file.read(MAX_TRAINING_FILE_BYTES + 1)
+    if len(data) > MAX_TRAINING_FILE_BYTES:
+        raise ServiceError(
+            {"file": [_("At most %(n)d MB.") % {"n": MAX_TRAINING_FILE_BYTES // 2**20}]}
+        )
+    problems = []
+    try:
+        articles = list(read_squad(io.BytesIO(data), on_problem=problems.append))
+    except SquadFormatError:
+        raise ServiceError(
+            {"file": [_("Not a SQuAD-format JSON file (an object with a “data” list).")]}
+        ) from None
+    examples, misaligned = squad_training_examples(articles)
+    answerable = sum(bool(e["answers"]["text"]) for e in examples)
+    counts = {
+        "articles": len(articles),
+        "paragraphs": sum(len(a.paragraphs) for a in articles),
+        "questions": len(examples),
+        "answerable": answerable,
+        "unanswerable": len(examples) - answerable,
+        "skipped": misaligned + len(problems),
+    }
+    if not examples:
+        raise ServiceError({"file": [_("The file holds no question to train on.")]})
+    digest = hashlib.sha256(data).hexdigest()
+    storage = release_storage()
+    stored = storage.save(f"training-files/{uuid.uuid4().hex}.json", File(io.BytesIO(data)))
+    try:
+        with transaction.atomic():
+            return TrainingFile.objects.create(
+                name=name,
+                language=language,
+                translated=translated,
+                shared=shared,
+                storage_name=stored,
+                bytes=len(data),
+                sha256=digest,
+                squad_version="2.0" if counts["unanswerable"] else "1.1",
+                counts=counts,
+                created_by=created_by,
+            )
+    except BaseException:
+        storage.delete(stored)
+        raise
+
+
+def _training_examples(run: BaselineRun) -> list[dict]:
+    """Return what a fine-tuning run trains on: its sources' union, or the release's train."""
+    if not run.train_sources:
+        return release_examples(run.release, "train")
+    examples = []
+    for source in run.train_sources:
+        if source["type"] == "release":
+            found = Release.objects.filter(pk=source["id"]).first()
+            read = (lambda r: release_examples(r, "train")) if found else None
+        else:
+            found = TrainingFile.objects.filter(pk=source["id"]).first()
+            read = training_file_examples if found else None
+        if found is None:
+            raise RuntimeError(f"the training source {source['label']} no longer exists")
+        part = read(found)
+        _append_log(run, f"train: {len(part)} questions from {source['label']}")
+        examples += part
+    if not examples:
+        raise RuntimeError("the training set is empty")
+    return examples
 
 
 def _append_log(run: BaselineRun, line: str) -> None:
@@ -279,9 +567,13 @@ def _transformers_model(run, report):
     # Weights are read from safetensors only: a pickled checkpoint could run code when loaded.
     model = AutoModelForQuestionAnswering.from_pretrained(run.model, use_safetensors=True)
     if run.kind == BaselineRun.Kind.FINETUNE:
-        train_examples = release_examples(run.release, "train")
+        train_examples = _training_examples(run)
         if run.release.squad_version != "2.0":
             train_examples = [e for e in train_examples if e["answers"]["text"]]
+        if run.train_sources:  # (a run without sources logs what it always did)
+            _append_log(run, f"train: {len(train_examples)} questions in all")
+            if not train_examples:
+                raise RuntimeError("the training set is empty")
         # v2.0: an unanswerable question's windows all point at CLS, the null answer.
 
         def progress(step):

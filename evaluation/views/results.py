@@ -18,7 +18,11 @@ from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from evaluation.baselines.runs import baseline_run_start
+from evaluation.baselines.runs import (
+    baseline_run_start,
+    training_file_import,
+    training_files_readable,
+)
 from evaluation.human import HUMAN_FIGURE
 from evaluation.models import BaselineRun
 from evaluation.rounds import model_rounds_report
@@ -75,6 +79,56 @@ def _breakdown_rows(runs, key: str, labels: dict) -> list[dict]:
     return rows
 
 
+MATRIX_RUNS = 200  # the newest finished runs of a release the matrix reads
+
+
+def _training_label(run: BaselineRun) -> str:
+    """Name what a run trained on: its sources, the release's own train split, or nothing."""
+    if run.train_sources:
+        return " + ".join(source["label"] for source in run.train_sources)
+    if run.kind == BaselineRun.Kind.FINETUNE:
+        return _("%(name)s · train (this release)") % {
+            "name": f"{run.release.name} {run.release.version}"
+        }
+    if run.kind == BaselineRun.Kind.LEXICAL:
+        return _("nothing (the sliding window learns nothing)")
+    return _("trained elsewhere (evaluated as it is)")
+
+
+def _mode_label(run: BaselineRun) -> str:
+    if run.mode:
+        return run.get_mode_display()
+    if run.kind == BaselineRun.Kind.FINETUNE:
+        return BaselineRun.Mode.IN_DOMAIN.label
+    return "—"
+
+
+def _matrix(release) -> list[dict]:
+    """The paper's cross-lingual table for one release: a row per training source (set) and
+    model, its newest finished run's F1/EM on this release's dev and test splits."""
+    runs = (
+        BaselineRun.objects.filter(release=release, status=BaselineRun.Status.SUCCEEDED)
+        .select_related("release")
+        .order_by("-created_at", "-id")[:MATRIX_RUNS]
+    )
+    rows, seen = [], set()
+    for run in runs:
+        training = _training_label(run)
+        key = (run.kind, run.model_name, training)
+        if key in seen:
+            continue  # an older run of the same experiment
+        seen.add(key)
+        rows.append(
+            {
+                "run": run,
+                "training": training,
+                "mode": _mode_label(run),
+                "cells": [run.metrics.get(split) for split in ("dev", "test")],
+            }
+        )
+    return rows
+
+
 def _no_answer_rows(runs) -> list[dict]:
     """Return a row per finished run and split scored the SQuAD v2.0 way: the answerable and
     unanswerable counts, HasAns/NoAns beside overall, the no-answer classification (FQuAD
@@ -120,6 +174,8 @@ def results_page(request):
     else:
         release = finished_releases().first()
     if request.method == "POST" and release is not None:
+        if request.POST.get("form") == "training-file":
+            return _import_file(request, release)
         return _start_run(request, release)
     page = None
     if release is not None:
@@ -142,10 +198,47 @@ def results_page(request):
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
         "no_answer_rows": _no_answer_rows(done),
         "kinds": BaselineRun.Kind.choices,
+        "matrix": _matrix(release) if release is not None else [],
+        "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
+        "training_files": list(training_files_readable(request.user)[:100]),
         "model_rounds": model_rounds_report(),
     }
     status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
+
+
+def _ids(request, name: str) -> list:
+    values = []
+    for value in request.POST.getlist(name):
+        try:
+            values.append(parse_id(value, name))
+        except ServiceError:
+            values.append(value)  # refused by the service, naming the field
+    return values
+
+
+def _import_file(request, release):
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise ServiceError({"file": [_("Choose a SQuAD-format JSON file.")]})
+        made = training_file_import(
+            file=upload,
+            name=request.POST.get("name", ""),
+            language=request.POST.get("language", ""),
+            translated=request.POST.get("translated") == "on",
+            shared=request.POST.get("shared") == "on",
+            created_by=request.user,
+        )
+    except ServiceError as error:
+        messages.error(request, error.summary())
+    else:
+        messages.success(
+            request,
+            _("Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.")
+            % {"name": made.name, "n": made.counts["questions"], "skipped": made.counts["skipped"]},
+        )
+    return redirect(f"{request.path}?release={release.pk}")
 
 
 def _start_run(request, release):
@@ -163,6 +256,9 @@ def _start_run(request, release):
             model=request.POST.get("model", ""),
             hyperparameters=hyperparameters,
             created_by=request.user,
+            train_releases=_ids(request, "train_releases"),
+            train_files=_ids(request, "train_files"),
+            as_user=True,
         )
     except ServiceError as error:
         messages.error(request, error.summary())

@@ -1,9 +1,11 @@
 from core.commands import PlatformCommand
+from core.errors import ServiceError
 from core.inputs import object_by_id
 from evaluation.baselines.runs import (
     baseline_run_execute,
     baseline_run_record,
     baseline_run_start,
+    training_file_import,
 )
 from evaluation.models import BaselineRun
 from exports.models import Release
@@ -24,7 +26,9 @@ class Command(PlatformCommand):
         "Score a baseline on a release's dev and test splits: fine-tune a transformers model "
         "(the FQuAD paper's hyper-parameters by default), evaluate one as it is, the lexical "
         "sliding window, or a model served over HTTP (MRQA protocol). Runs in this process, "
-        "or on the workers with --queue."
+        "or on the workers with --queue. A fine-tuning run trains on the release's train split, "
+        "or on the sources given (--train-release, --train-file, --import-train-file): "
+        "zero-shot, translate-train or augmented (docs/experiments.md)."
     )
 
     def add_command_arguments(self, parser):
@@ -41,13 +45,60 @@ class Command(PlatformCommand):
         parser.add_argument("--max-steps", dest="max_steps", type=int)
         parser.add_argument("--seed", type=int)
         parser.add_argument("--queue", action="store_true", help="Send it to the workers.")
+        parser.add_argument(
+            "--train-release",
+            dest="train_releases",
+            type=int,
+            action="append",
+            help="Train on this finished release's train split (repeat for a union).",
+        )
+        parser.add_argument(
+            "--train-file",
+            dest="train_files",
+            type=int,
+            action="append",
+            help="Train on this imported training file (its id; repeat for a union).",
+        )
+        parser.add_argument(
+            "--import-train-file",
+            dest="import_paths",
+            action="append",
+            metavar="PATH",
+            help="Import this SQuAD-format JSON file (shared with the admins) and train on it.",
+        )
+        parser.add_argument(
+            "--translated",
+            action="store_true",
+            help="The imported files are machine-translated (the run is then translate-train).",
+        )
+        parser.add_argument("--language", default="", help="The imported files' language.")
 
     def run(self, *, release, model, kind, queue, **options):
         found = object_by_id(
             Release.objects, release, field="release", missing=f"No release {release}."
         )
         settings = {n: options[n] for n in HYPERPARAMETER_OPTIONS if options.get(n) is not None}
-        arguments = {"release": found, "kind": kind, "model": model, "hyperparameters": settings}
+        train_files = list(options.get("train_files") or [])
+        for path in options.get("import_paths") or []:
+            try:
+                with open(path, "rb") as handle:
+                    imported = training_file_import(
+                        file=handle,
+                        language=options.get("language", ""),
+                        translated=options.get("translated", False),
+                        shared=True,
+                    )
+            except OSError as error:
+                raise ServiceError({"import_train_file": [f"{path}: {error.strerror}"]}) from None
+            train_files.append(imported.pk)
+        arguments = {
+            "release": found,
+            "kind": kind,
+            "model": model,
+            "hyperparameters": settings,
+            "train_releases": options.get("train_releases"),
+            "train_files": train_files,
+        }
         if queue:
             run = baseline_run_start(**arguments)
         else:
@@ -57,6 +108,8 @@ class Command(PlatformCommand):
         return {
             "id": run.pk,
             "kind": run.kind,
+            "mode": run.mode,
+            "train_sources": run.train_sources,
             "status": run.status,
             "metrics": run.metrics,
             "device": run.device,
@@ -66,6 +119,9 @@ class Command(PlatformCommand):
 
     def summary(self, result):
         lines = [f"Baseline run {result['id']} ({result['kind']}): {result['status']}"]
+        if result.get("train_sources"):
+            names = " + ".join(source["label"] for source in result["train_sources"])
+            lines.append(f"  trained on {names} ({result['mode'].replace('_', '-')})")
         if result["error"]:
             lines.append(f"  {result['error']}")
         for split, figures in result["metrics"].items():
