@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from annotation.models import Campaign, Lease, ModelRound, QuestionType, Review
+from annotation.selectors.differences import difference_table
 from corpus.models import Article, Split
 from exports.dataset import QuestionRow, with_ids
 
@@ -100,6 +101,7 @@ class SheetFigures:
         self.model: dict[str, _ModelSplit] = {}  # split -> figures, where any
         self.model_rounds: Counter = Counter()  # ModelRound id -> questions
         self._rounds: list | None = None
+        self.dev_questions: list[int] = []  # the differences' sample is drawn from dev
 
     def count(self, split: str, chunks: Iterable[list[QuestionRow]]) -> Iterator[list[QuestionRow]]:
         """Yield `chunks` unchanged, counting them for the split."""
@@ -122,6 +124,8 @@ class SheetFigures:
                 figures.types[row.question_type] += 1
                 for answer in row.answers[: row.originals]:
                     figures.answer_words[len(answer.text.split())] += 1
+                if split == Split.DEV and not row.is_impossible:
+                    self.dev_questions.append(row.pk)
                 part = part_of[row.pk] = parts[row.imported]
                 part.by_split[split] += 1
                 part.unanswerable += row.is_impossible
@@ -430,6 +434,43 @@ def model_in_the_loop_figures(figures: SheetFigures, splits=None) -> dict | None
     }
 
 
+# The labels as the datasheet writes them (in English, as the whole datasheet).
+DIFFERENCE_NAMES = {
+    "synonymy": "synonymy",
+    "world_knowledge": "world knowledge",
+    "syntactic_variation": "syntactic variation",
+    "multiple_sentences": "multiple-sentence reasoning",
+    "none": "none of them",
+}
+
+
+def _differences_section(figures: SheetFigures) -> list[str]:
+    """The FQuAD paper's question–answer differences, labelled by hand on the sample of the
+    release's dev questions (`annotation.selectors.differences`)."""
+    if not figures.dev_questions:
+        return []
+    table = difference_table(question_pks=figures.dev_questions)
+    total = table["total"]
+    lines = [
+        "## Question–answer differences (dev, labelled by hand)",
+        "",
+        f"The reasoning a reader needs between a question and the sentence of its answer, as "
+        f"in the FQuAD paper: a seeded sample of {table['sample_per_article']} dev questions "
+        "per article, labelled by reviewers and admins on the platform (several labels may "
+        "apply; a label counts when at least half of a question's labellers gave it). "
+        f"{total['labelled']} of the {total['sampled']} sampled dev questions of this release "
+        f"{'is' if total['labelled'] == 1 else 'are'} labelled.",
+        "",
+    ]
+    if not total["labelled"]:
+        return lines
+    rows = [
+        [DIFFERENCE_NAMES[label["label"]], label["count"], _percent(label["percent"])]
+        for label in total["labels"]
+    ]
+    return lines + _table(["label", "questions", "% of the labelled"], rows)
+
+
 def _percent(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
@@ -534,6 +575,7 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += _table(
         ["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options)
     )
+    lines += _differences_section(figures)
     lines += _process(figures, options, files)
     lines += _model_section(figures, options)
     lines += [
