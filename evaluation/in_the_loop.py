@@ -36,18 +36,11 @@ from core.errors import ServiceError
 from core.inputs import parse_id
 from core.jobs import job_enqueue
 from core.text import has_bad_characters
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, Normalization, exact_match, f1
+from evaluation.metrics import exact_match, f1, language_normalization
 from evaluation.model_loop import ModelSpec, ModelUnavailable, ask
 from evaluation.models import BaselineRun
 
 logger = logging.getLogger(__name__)
-
-LANGUAGES = {"fr": FQUAD_FR, "en": SQUAD_EN}
-
-
-def language_normalization(language: str) -> Normalization:
-    """The answer normalization of a campaign's language (as the leaderboard's)."""
-    return LANGUAGES.get((language or "").split("-")[0].lower(), WORD)
 
 
 def answer_scores(model_answer: str, answer: str, language: str) -> tuple[float, float]:

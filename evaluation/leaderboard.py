@@ -33,10 +33,9 @@ from core.inputs import check_text, object_by_id, parse_id
 from core.roles import Role
 from core.text import has_bad_characters
 from evaluation.metrics import (
-    FQUAD_FR,
-    SQUAD_EN,
     WORD,
     Normalization,
+    language_normalization,
     no_answer_classification,
     score,
     score_v2,
@@ -51,7 +50,6 @@ SPLITS = tuple(Submission.Split.values)
 LABEL_MAX = Submission._meta.get_field("label").max_length
 NAMED_IDS = 5  # a refusal names at most this many question ids
 NAMED_ID_CHARS = 60
-LANGUAGES = {"fr": FQUAD_FR, "en": SQUAD_EN}
 
 
 def submission_max_bytes() -> int:
@@ -275,7 +273,7 @@ def release_split_normalization(*, question_ids) -> Normalization:
     if not languages:
         return WORD
     language = max(sorted(languages), key=languages.__getitem__)
-    return LANGUAGES.get(language.split("-")[0].lower(), WORD)
+    return language_normalization(language)
 
 
 def submission_create(

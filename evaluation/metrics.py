@@ -156,6 +156,14 @@ SQUAD_EN = Normalization("squad-en", "1", clean=_clean_squad_en)
 FQUAD_FR = Normalization("fquad-fr", "1", clean=_clean_fquad_fr)
 WORD = Normalization("word", "1", clean=_clean_word, segment=_segment_word)
 NORMALIZATIONS = {norm.name: norm for norm in (SQUAD_EN, FQUAD_FR, WORD)}
+# A language's normalization: French is FQuAD's, English the official SQuAD script's.
+LANGUAGE_NORMALIZATIONS = {"fr": FQUAD_FR, "en": SQUAD_EN}
+
+
+def language_normalization(language: str) -> Normalization:
+    """Return the normalization of a language code: a regional code counts as its language
+    (fr-ca is French), any other language gets `word`."""
+    return LANGUAGE_NORMALIZATIONS.get((language or "").split("-")[0].lower(), WORD)
 
 
 def normalization(name: str) -> Normalization:
