@@ -48,8 +48,7 @@ from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
 from evaluation.metrics import (
-    FQUAD_FR,
-    SQUAD_EN,
+    LANGUAGE_NORMALIZATIONS,
     WORD,
     Normalization,
     no_answer_classification,
@@ -58,7 +57,7 @@ from evaluation.metrics import (
 )
 from exports.formats.squad import SquadFormatError, SquadProblem, read_squad
 
-LANGUAGES = {"en": SQUAD_EN, "fr": FQUAD_FR}
+LANGUAGES = LANGUAGE_NORMALIZATIONS  # --lang: the languages with a normalization of their own
 DEFAULT_LANGUAGE = "en"
 TOKENIZERS = ("whitespace", "word")
 SQUAD_VERSIONS = ("1.1", "2.0")
