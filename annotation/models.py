@@ -515,6 +515,11 @@ class Answer(models.Model):
     # paragraph to repair it): kept for the record, left out of releases and scores.
     misaligned = models.BooleanField(_("misaligned (imported)"), default=False)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
+    # The answer's type in its paragraph (evaluation.answer_types, issue 16), written by the
+    # analysis job with the pipeline that tagged it, cleared when the span changes: releases
+    # read them for their datasheets instead of running the pipeline again.
+    answer_type = models.CharField(_("answer type"), max_length=16, blank=True)
+    answer_type_pipeline = models.CharField(_("answer-type pipeline"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("answered"), auto_now_add=True)
 
     class Meta:

@@ -64,6 +64,7 @@ class BaselineRun(CreatedBy, Job):
         FINETUNE = "finetune", _("fine-tune a transformer, then evaluate")
         EVALUATE = "evaluate", _("evaluate a fine-tuned transformer")
         HTTP = "http", _("a model served over HTTP (MRQA protocol)")
+        LEARNING_CURVE = "learning_curve", _("learning curve (fine-tune on nested fractions)")
 
     class Mode(models.TextChoices):
         """How a fine-tuning run's training data relates to the release it is scored on
@@ -92,10 +93,25 @@ class BaselineRun(CreatedBy, Job):
     # union of those sources, each named as it was when the run started.
     train_sources = models.JSONField(_("training sources"), default=list, blank=True)
     mode = models.CharField(_("mode"), max_length=16, choices=Mode.choices, blank=True)
+    # A run a release asked for when it was built (issue 17): its place in the release's
+    # `score_with` list ("score-0", "score-1"…); unique per release, so a redelivered build
+    # task cannot start the same baseline twice. "" for the runs an admin started.
+    scoring_key = models.CharField(_("scoring slot"), max_length=64, blank=True)
+    # A learning-curve run (issue 17): its points (fraction, training questions, dev EM/F1,
+    # per question and answer type) and the fitted curve.
+    curve = models.JSONField(_("learning curve"), default=dict, blank=True)
 
     class Meta(Job.Meta):
         verbose_name = _("baseline run")
         verbose_name_plural = _("baseline runs")
+        constraints = [
+            *Job.Meta.constraints,
+            models.UniqueConstraint(
+                fields=["release", "scoring_key"],
+                condition=~models.Q(scoring_key=""),
+                name="evaluation_run_one_per_scoring_slot",
+            ),
+        ]
         indexes = [
             # A release's runs, newest first, a page at a time (keyset on created_at, id).
             models.Index(

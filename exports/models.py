@@ -20,6 +20,9 @@ class Release(CreatedBy, Job):
     description = models.TextField(_("description"), blank=True)
     options = models.JSONField(_("options"), default=dict)
     manifest = models.JSONField(_("manifest"), default=dict, blank=True)
+    # The baselines to run once the build succeeds (issue 17): [{"kind": "lexical"} |
+    # {"kind": "finetune", "model", "hyperparameters"} | {"kind": "http", "model"}, …].
+    score_with = models.JSONField(_("score with"), default=list, blank=True)
 
     class Meta(Job.Meta):
         verbose_name = _("release")
