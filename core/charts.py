@@ -1,8 +1,11 @@
-"""Geometry of the bar charts the pages draw (no script, no inline style: CSP-safe).
+"""Geometry of the charts the pages draw (no script, no inline style: CSP-safe).
 
 A chart is rows of real text (label and value, which wrap and are never cut) beside an SVG bar
-whose length is a percentage of the chart's scale: the largest value or target.
+whose length is a percentage of the chart's scale: the largest value or target. A line chart
+is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table.
 """
+
+import math
 
 
 def _percent(value: float, top: float) -> float:
@@ -27,3 +30,73 @@ def bar_chart(
         for (label, value), target in zip(items, targets, strict=True)
     ]
     return {"title": title, "bars": bars}
+
+
+def _ticks(top: float, count: int = 5) -> list[float]:
+    """Return about `count` round ticks (steps of 1, 2 or 5 times a power of 10) from 0 to the
+    first one at or above `top`."""
+    if top <= 0:
+        return [0.0]
+    raw = top / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    ticks, value = [], 0.0
+    while not ticks or ticks[-1] < top - 1e-9:
+        tick = round(value, 6)
+        ticks.append(int(tick) if tick == int(tick) else tick)
+        value += step
+    return ticks
+
+
+def line_chart(
+    title: str,
+    series: list[dict],
+    *,
+    x_max: float,
+    y_max: float = 100.0,
+    width: int = 640,
+    height: int = 320,
+) -> dict:
+    """Return the context of partials/line_chart.html: an SVG plot of x–y series.
+
+    Each series is {"label", "points": [(x, y)], "line": bool, "dots": bool, "color",
+    "dash"}; a line joins its points in order, dots mark them. Coordinates are the viewBox's
+    (y grows downwards); ticks are round values from 0 to the axes' maxima.
+    """
+    left, right, top, bottom = 48, width - 16, 16, height - 40
+    x_ticks, y_ticks = _ticks(x_max), _ticks(y_max)
+    x_max, y_max = x_ticks[-1] or 1, y_ticks[-1] or 1
+
+    def sx(x: float) -> float:
+        return round(left + (right - left) * x / x_max, 1)
+
+    def sy(y: float) -> float:
+        return round(bottom - (bottom - top) * y / y_max, 1)
+
+    drawn = []
+    for item in series:
+        points = [(x, y) for x, y in item["points"] if x is not None and y is not None]
+        drawn.append(
+            {
+                "label": item["label"],
+                "color": item.get("color", "currentColor"),
+                "dash": item.get("dash", ""),
+                "path": " ".join(f"{sx(x)},{sy(y)}" for x, y in points)
+                if item.get("line", True)
+                else "",
+                "dots": [
+                    {"cx": sx(x), "cy": sy(y), "x": x, "y": y}
+                    for x, y in points
+                    if item.get("dots", False)
+                ],
+            }
+        )
+    return {
+        "title": title,
+        "width": width,
+        "height": height,
+        "plot": {"left": left, "right": right, "top": top, "bottom": bottom},
+        "series": drawn,
+        "x_ticks": [{"at": sx(t), "value": t} for t in x_ticks],
+        "y_ticks": [{"at": sy(t), "value": t} for t in y_ticks],
+    }
