@@ -18,6 +18,7 @@ from evaluation.api.baselines import BaselineRunViewSet
 from evaluation.api.human import HumanPerformanceView
 from evaluation.api.in_the_loop import CampaignModelView, LeaseAttemptsView
 from evaluation.api.leaderboard import SubmissionsView
+from evaluation.api.release_scoring import ReleaseScoringView
 from evaluation.api.rounds import CampaignModelRoundsView
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
 
@@ -41,6 +42,7 @@ urlpatterns = [
         name="release-file",
     ),
     path("releases/<int:pk>/files/<str:name>/", ReleaseFileSlashView.as_view()),
+    path("releases/<str:pk>/scoring/", ReleaseScoringView.as_view(), name="release-scoring"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
     path("users/import/", UsersImportView.as_view(), name="users-import"),

@@ -17,3 +17,9 @@ class EvaluationConfig(AppConfig):
         from evaluation.in_the_loop import on_questions_written
 
         questions_written.connect(on_questions_written, dispatch_uid="evaluation-model-answers")
+
+        from evaluation.release_scoring import on_release_built, on_score_with_check
+        from exports.events import release_built, score_with_check
+
+        score_with_check.connect(on_score_with_check, dispatch_uid="evaluation-score-with")
+        release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")

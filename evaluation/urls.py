@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation.views import analysis, human, in_the_loop, leaderboard, results
+from evaluation.views import analysis, human, in_the_loop, leaderboard, release_scoring, results
 
 app_name = "evaluation"
 
@@ -12,6 +12,11 @@ urlpatterns = [
         "manage/baseline-runs/<int:pk>/status/",
         results.baseline_run_status,
         name="baseline-run-status",
+    ),
+    path(
+        "manage/releases/<int:pk>/scoring/",
+        release_scoring.release_scoring_view,
+        name="release-scoring",
     ),
     path("manage/analysis/", analysis.analysis_page, name="analysis"),
     path(

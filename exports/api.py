@@ -52,6 +52,7 @@ class ReleaseSerializer(serializers.ModelSerializer):
             "finished_at",
             "files",
             "manifest",
+            "score_with",
         ]
         read_only_fields = fields
 
@@ -88,6 +89,12 @@ class ReleaseCreateSerializer(serializers.Serializer):
         default="1.1",
         help_text='"1.1": answerable questions only; "2.0": with the unanswerable questions '
         "(SQuAD 2.0 layout; MRQA leaves them out).",
+    )
+    score_with = serializers.JSONField(
+        required=False,
+        help_text='Baselines to run once built (docs/release-scoring.md): [{"kind": "lexical"}, '
+        '{"kind": "finetune", "model": "camembert-base", "hyperparameters": {"epochs": 3}}, '
+        '{"kind": "http", "model": "http://host:8888/"}]; scores at /releases/{id}/scoring/.',
     )
 
 

@@ -26,6 +26,7 @@ from core.i18n import Text
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_reopen, job_run, job_succeed
 from exports.build import build_release_files, check_options
+from exports.events import release_built, score_with_clean
 from exports.models import Release, ReleaseFile
 
 logger = logging.getLogger(__name__)
@@ -52,11 +53,21 @@ def _check_identity(name, version, description) -> dict:
     return errors
 
 
-def release_create(*, created_by, name, version, description: str = "", **options) -> Release:
-    """Record a release and send its build to the export queue (after the commit)."""
+def release_create(
+    *, created_by, name, version, description: str = "", score_with=None, **options
+) -> Release:
+    """Record a release and send its build to the export queue (after the commit).
+
+    `score_with` lists the baselines to run once it is built (docs/release-scoring.md); the
+    evaluation app checks it (`exports.events.score_with_check`)."""
     errors = _check_identity(name, version, description)
+    checked = None
     try:
         checked = check_options(options)
+    except ServiceError as error:
+        errors |= error.errors
+    try:
+        scoring = score_with_clean(score_with, splits=checked.splits if checked else None)
     except ServiceError as error:
         errors |= error.errors
     if errors:
@@ -70,6 +81,7 @@ def release_create(*, created_by, name, version, description: str = "", **option
                 description=description.strip(),
                 created_by=created_by,
                 options=checked.as_dict(),
+                score_with=scoring,
             )
             job_enqueue(job=release, task=BUILD_TASK, queue="export")
     except IntegrityError:
@@ -134,12 +146,23 @@ def _build(release: Release, report=None) -> Text:
         # Raises Superseded, rolling the rows back, if a resumed attempt took over meanwhile
         # (this one looked abandoned): the other attempt owns the files.
         job_succeed(release, message)
+        if release.score_with:  # its scoring runs commit with "done" (evaluation's receiver)
+            release_built.send(sender=Release, release=release)
     return message
 
 
 def release_build(*, release: Release) -> None:
     """Build the release's files as its job; a redelivered task for a done release does nothing."""
     job_run(release, _build)
+
+
+def release_scoring_send(*, release: Release) -> None:
+    """A build task delivered again for a release already done (its worker died after the
+    commit, before the broker heard of it): send the scoring runs that never started."""
+    if release.status != Release.Status.SUCCEEDED or not release.score_with:
+        return
+    with transaction.atomic():
+        release_built.send(sender=Release, release=release)
 
 
 def release_can_resume(release: Release) -> bool:

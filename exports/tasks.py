@@ -1,14 +1,17 @@
 from celery import shared_task
 
 from exports.models import Release
-from exports.services import release_build
+from exports.services import release_build, release_scoring_send
 from exports.tokens import tokens_ahead
 
 
 @shared_task(acks_late=True)
 def release_build_task(*, job_pk: int) -> None:
     release = Release.objects.filter(pk=job_pk).first()
-    if release is None or release.is_finished:
+    if release is None:
+        return
+    if release.is_finished:  # delivered again: only the scoring runs that never started
+        release_scoring_send(release=release)
         return
     release_build(release=release)
 

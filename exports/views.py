@@ -8,7 +8,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
-from core.forms import form_add_service_errors
 from core.inputs import parse_id
 from core.pagination import page_cursors
 from core.permissions import role_required
@@ -34,9 +33,9 @@ def releases_page(request):
         form = ReleaseForm(request.POST)
         if form.is_valid():
             try:
-                release = release_create(created_by=request.user, **form.cleaned_data)
+                release = release_create(created_by=request.user, **form.release_arguments())
             except ServiceError as error:
-                form_add_service_errors(form, error)
+                form.add_service_errors(error)
             else:
                 return redirect("exports:release", pk=release.pk)
         status = 400

@@ -74,6 +74,7 @@ USE_CASES = {
     "evaluation.rounds",
     "evaluation.model_serving",
     "evaluation.in_the_loop",
+    "evaluation.release_scoring",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).

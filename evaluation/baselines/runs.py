@@ -123,6 +123,11 @@ def _check_model(kind: str, model: str) -> str:
     return model
 
 
+# The same checks for the runs a release asks for once built (evaluation.release_scoring).
+check_model = _check_model
+check_hyperparameters = _check_hyperparameters
+
+
 def baseline_run_record(
     *,
     release: Release,

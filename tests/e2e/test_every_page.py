@@ -76,6 +76,7 @@ PAGES = [
     Page("evaluation:analysis", ("admin",)),
     Page("exports:releases", ("admin",)),
     Page("exports:release", ("admin",), ("first_release",)),
+    Page("evaluation:release-scoring", ("admin",), ("first_release",)),
     Page("exports:release-diff", ("admin",), query="old={first_release}&new={second_release}"),
 ]
 # Routes that are no page of their own, with the reason.
