@@ -18,6 +18,7 @@ from evaluation.api.baselines import BaselineRunViewSet
 from evaluation.api.human import HumanPerformanceView
 from evaluation.api.in_the_loop import CampaignModelView, LeaseAttemptsView
 from evaluation.api.leaderboard import SubmissionsView
+from evaluation.api.learning_curves import CampaignLearningEstimateView, CampaignTargetsAcceptView
 from evaluation.api.release_scoring import ReleaseScoringView
 from evaluation.api.rounds import CampaignModelRoundsView
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
@@ -61,6 +62,16 @@ urlpatterns = [
         name="campaign-model-rounds",
     ),
     path("campaigns/<str:pk>/model/", CampaignModelView.as_view(), name="campaign-model"),
+    path(
+        "campaigns/<str:pk>/learning-estimate/",
+        CampaignLearningEstimateView.as_view(),
+        name="campaign-learning-estimate",
+    ),
+    path(
+        "campaigns/<str:pk>/learning-estimate/targets/",
+        CampaignTargetsAcceptView.as_view(),
+        name="campaign-learning-targets",
+    ),
     path("leases/<str:pk>/attempts/", LeaseAttemptsView.as_view(), name="lease-attempts"),
     *router.urls,
 ]

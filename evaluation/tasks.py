@@ -2,6 +2,7 @@ from celery import shared_task
 
 from evaluation.analysis import analysis_execute
 from evaluation.baselines.runs import baseline_run_execute
+from evaluation.curves import learning_curve_execute
 from evaluation.in_the_loop import model_answers_fill
 from evaluation.model_serving import model_serve
 from evaluation.models import BaselineRun, DatasetAnalysis
@@ -12,7 +13,10 @@ def _run(job_pk: int) -> None:
     run = BaselineRun.objects.filter(pk=job_pk).first()
     if run is None or run.is_finished:
         return
-    baseline_run_execute(run=run)
+    if run.kind == BaselineRun.Kind.LEARNING_CURVE:
+        learning_curve_execute(run=run)
+    else:
+        baseline_run_execute(run=run)
 
 
 @shared_task(acks_late=True)

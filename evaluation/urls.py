@@ -1,6 +1,7 @@
 from django.urls import path
 
 from evaluation.views import analysis, human, in_the_loop, leaderboard, release_scoring, results
+from evaluation.views import learning_curve
 
 app_name = "evaluation"
 
@@ -23,6 +24,16 @@ urlpatterns = [
         "manage/campaigns/<int:pk>/model/",
         in_the_loop.campaign_model_page,
         name="campaign-model",
+    ),
+    path(
+        "manage/campaigns/<int:pk>/learning-estimate/",
+        learning_curve.campaign_learning_estimate_view,
+        name="campaign-learning-estimate",
+    ),
+    path(
+        "manage/campaigns/<int:pk>/learning-estimate/targets/",
+        learning_curve.campaign_targets_accept_view,
+        name="campaign-learning-targets",
     ),
     path("manage/analysis/start/", analysis.analysis_start_view, name="analysis-start"),
     path("manage/analysis/<int:pk>/status/", analysis.analysis_status, name="analysis-status"),

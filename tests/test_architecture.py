@@ -60,6 +60,7 @@ PURE = {
     "evaluation.baselines.qa",
     "evaluation.baselines.tiny",
     "evaluation.baselines.training",
+    "evaluation.learning_curve",
 }
 # Use cases that live in a module named for their concern rather than in `services`.
 USE_CASES = {
@@ -74,6 +75,7 @@ USE_CASES = {
     "evaluation.rounds",
     "evaluation.model_serving",
     "evaluation.in_the_loop",
+    "evaluation.curves",
     "evaluation.release_scoring",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
@@ -83,6 +85,7 @@ LATE_IMPORTS = {
     ("evaluation.rounds", "evaluation.baselines.qa"),
     ("evaluation.model_serving", "evaluation.baselines.checkpoints"),
     ("evaluation.model_serving", "evaluation.baselines.training"),
+    ("evaluation.curves", "evaluation.baselines.qa"),
 }
 
 

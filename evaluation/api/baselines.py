@@ -15,6 +15,7 @@ from evaluation.baselines.runs import (
     training_file_import,
     training_files_readable,
 )
+from evaluation.curves import learning_curve_start
 from evaluation.models import BaselineRun, TrainingFile
 from exports.models import Release
 
@@ -42,6 +43,7 @@ class BaselineRunSerializer(serializers.ModelSerializer):
             "checkpoint",
             "train_sources",
             "mode",
+            "curve",
             "log",
             "created_at",
             "started_at",
@@ -66,6 +68,11 @@ class BaselineRunCreateSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         required=False,
         help_text="Fine-tuning only: train on these imported training files (yours or shared).",
+    )
+    fractions = serializers.JSONField(
+        required=False,
+        help_text="learning_curve only: percentages of the train questions (default 10, 25, "
+        "50, 100), increasing, each in (0, 100].",
     )
 
 
@@ -106,10 +113,21 @@ class BaselineRunViewSet(JobViewSet):
     queryset = BaselineRun.objects.all()
 
     def start(self, data):
+        release = object_by_id(
+            Release.objects, data["release"], field="release", missing=_("No such release.")
+        )
+        if data["kind"] == BaselineRun.Kind.LEARNING_CURVE:
+            return learning_curve_start(
+                release=release,
+                model=data.get("model", ""),
+                hyperparameters=data.get("hyperparameters", {}),
+                fractions=data.get("fractions"),
+                created_by=self.request.user,
+                train_releases=data.get("train_releases"),
+                train_files=data.get("train_files"),
+            )
         return baseline_run_start(
-            release=object_by_id(
-                Release.objects, data["release"], field="release", missing=_("No such release.")
-            ),
+            release=release,
             kind=data["kind"],
             model=data.get("model", ""),
             hyperparameters=data.get("hyperparameters", {}),

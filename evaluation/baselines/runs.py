@@ -204,7 +204,7 @@ def baseline_run_start(
             train_files=train_files,
             as_user=as_user,
         )
-        gpu = kind in GPU_KINDS
+        gpu = kind in GPU_KINDS or kind == BaselineRun.Kind.LEARNING_CURVE  # (evaluation.curves)
         job_enqueue(
             job=run,
             task="evaluation.tasks.gpu_baseline_task" if gpu else "evaluation.tasks.baseline_task",

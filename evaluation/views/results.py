@@ -23,10 +23,12 @@ from evaluation.baselines.runs import (
     training_file_import,
     training_files_readable,
 )
+from evaluation.curves import learning_curve_start
 from evaluation.human import HUMAN_FIGURE
 from evaluation.models import BaselineRun
 from evaluation.rounds import model_rounds_report
 from evaluation.selectors import baseline_runs_page
+from evaluation.views.learning_curve import learning_curve_panels
 from exports.models import Release
 from exports.selectors import finished_releases, release_choices
 
@@ -202,6 +204,7 @@ def results_page(request):
         "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
         "training_files": list(training_files_readable(request.user)[:100]),
         "model_rounds": model_rounds_report(),
+        "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
     }
     status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
@@ -250,16 +253,27 @@ def _start_run(request, release):
             except ValueError:
                 hyperparameters[name] = request.POST[name]
     try:
-        run = baseline_run_start(
-            release=release,
-            kind=request.POST.get("kind", ""),
-            model=request.POST.get("model", ""),
-            hyperparameters=hyperparameters,
-            created_by=request.user,
-            train_releases=_ids(request, "train_releases"),
-            train_files=_ids(request, "train_files"),
-            as_user=True,
-        )
+        if request.POST.get("kind") == BaselineRun.Kind.LEARNING_CURVE:
+            run = learning_curve_start(
+                release=release,
+                model=request.POST.get("model", ""),
+                hyperparameters=hyperparameters,
+                fractions=request.POST.get("fractions", ""),
+                created_by=request.user,
+                train_releases=_ids(request, "train_releases"),
+                train_files=_ids(request, "train_files"),
+            )
+        else:
+            run = baseline_run_start(
+                release=release,
+                kind=request.POST.get("kind", ""),
+                model=request.POST.get("model", ""),
+                hyperparameters=hyperparameters,
+                created_by=request.user,
+                train_releases=_ids(request, "train_releases"),
+                train_files=_ids(request, "train_files"),
+                as_user=True,
+            )
     except ServiceError as error:
         messages.error(request, error.summary())
     else:

@@ -7,6 +7,11 @@ from evaluation.baselines.runs import (
     baseline_run_start,
     training_file_import,
 )
+from evaluation.curves import (
+    learning_curve_execute,
+    learning_curve_record,
+    learning_curve_start,
+)
 from evaluation.models import BaselineRun
 from exports.models import Release
 
@@ -72,6 +77,11 @@ class Command(PlatformCommand):
             help="The imported files are machine-translated (the run is then translate-train).",
         )
         parser.add_argument("--language", default="", help="The imported files' language.")
+        parser.add_argument(
+            "--fractions",
+            default=None,
+            help="learning_curve: percentages of the train questions, e.g. 10,25,50,100.",
+        )
 
     def run(self, *, release, model, kind, queue, **options):
         found = object_by_id(
@@ -99,7 +109,9 @@ class Command(PlatformCommand):
             "train_releases": options.get("train_releases"),
             "train_files": train_files,
         }
-        if queue:
+        if kind == BaselineRun.Kind.LEARNING_CURVE:
+            run = self.learning_curve(arguments, options.get("fractions"), queue)
+        elif queue:
             run = baseline_run_start(**arguments)
         else:
             run = baseline_run_record(**arguments)
@@ -115,7 +127,17 @@ class Command(PlatformCommand):
             "device": run.device,
             "error": run.error,
             "normalization": {"name": run.normalization, "version": run.normalization_version},
+            **({"curve": _curve(run.curve)} if run.kind == BaselineRun.Kind.LEARNING_CURVE else {}),
         }
+
+    def learning_curve(self, arguments: dict, fractions, queue: bool) -> BaselineRun:
+        """A learning curve trains on the release's train split (sources are refused)."""
+        settings = {k: v for k, v in arguments.items() if k != "kind"} | {"fractions": fractions}
+        if queue:
+            return learning_curve_start(**settings)
+        run = learning_curve_record(**settings)
+        learning_curve_execute(run=run)
+        return run
 
     def summary(self, result):
         lines = [f"Baseline run {result['id']} ({result['kind']}): {result['status']}"]
@@ -136,9 +158,31 @@ class Command(PlatformCommand):
                     f"{_shown(figures.get('NoAns_exact'))} over {figures.get('NoAns_total', 0)}; "
                     f"no-answer F1 {_shown(figures['no_answer'].get('f1'))}"
                 )
+        for point in result.get("curve", {}).get("points", []):
+            lines.append(
+                f"  {point['fraction']} % ({point['questions']} questions): dev F1 "
+                f"{point['f1']:.2f}, EM {point['exact_match']:.2f} in {point['seconds']:.1f} s"
+            )
+        for row in result.get("curve", {}).get("estimates", []):
+            if row["times"] > 1 and row["f1"] is not None:
+                interval = (
+                    "" if row["low"] is None else f" (90 %: {row['low']:.1f}–{row['high']:.1f})"
+                )
+                lines.append(
+                    f"  at {row['times']}× ({row['n']} questions): F1 ≈ {row['f1']:.1f}{interval}"
+                )
         if result["device"]:
             lines.append(f"  device: {result['device']}")
         return "\n".join(lines)
+
+
+def _curve(curve: dict) -> dict:
+    """The curve without its per-question scores (what a person or a script reads)."""
+    points = [
+        {k: v for k, v in point.items() if k != "per_question_f1"}
+        for point in curve.get("points", [])
+    ]
+    return {k: v for k, v in curve.items() if k != "points"} | {"points": points}
 
 
 def _shown(value) -> str:

@@ -1,0 +1,198 @@
+"""The learning curve's pure numbers (evaluation/learning_curve.py): nested subsets, the
+power-law fit on exact synthetic data, its degenerate cases, the bootstrap, the per-type
+gains and the proposed targets; and the line chart's geometry (core/charts.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.charts import line_chart
+from evaluation.learning_curve import (
+    FLAT,
+    OK,
+    TOO_FEW,
+    bootstrap_estimates,
+    curve_summary,
+    fit_power_law,
+    nested_order,
+    nested_subsets,
+    predicted,
+    propose_targets,
+    subset_size,
+    type_gains,
+)
+
+
+def law(a, b, c):
+    return lambda n: a - b * n ** (-c)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "c", "ns"),
+    [
+        (85.0, 300.0, 0.5, [100, 250, 500, 1000]),
+        (70.0, 50.0, 0.3, [50, 125, 250, 500, 1000]),
+        (95.0, 2000.0, 1.2, [200, 500, 1000, 2000]),
+        (60.0, 20.0, 0.05, [10, 25, 50, 100]),
+        (100.0, 400.0, 0.7, [100, 250, 500, 1000]),  # a at its bound
+    ],
+)
+def test_points_of_a_known_curve_give_its_parameters_back(a, b, c, ns):
+    f = law(a, b, c)
+    fit = fit_power_law(ns, [f(n) for n in ns])
+    assert fit.status == OK
+    assert fit.a == pytest.approx(a, abs=1e-6)
+    assert fit.b == pytest.approx(b, abs=1e-6)
+    assert fit.c == pytest.approx(c, abs=1e-6)
+    assert fit.rmse < 1e-6
+    assert fit.points == len(ns)
+    assert fit.predict(2 * ns[-1]) == pytest.approx(f(2 * ns[-1]), abs=1e-6)
+    assert predicted(fit.as_dict(), 4 * ns[-1]) == pytest.approx(f(4 * ns[-1]), abs=1e-6)
+
+
+def test_the_ceiling_is_100_f1():
+    # Points on a curve that would saturate above 100: the fit stops at a = 100.
+    ns = [100, 200, 400, 800]
+    fit = fit_power_law(ns, [law(130.0, 600.0, 0.4)(n) for n in ns])
+    assert fit.status == OK
+    assert fit.a == 100.0
+    assert fit.b > 0 and fit.c > 0
+
+
+def test_fewer_than_three_points_are_said_to_be_too_few():
+    for ns, ys in (([], []), ([100], [50.0]), ([100, 200], [50.0, 60.0])):
+        fit = fit_power_law(ns, ys)
+        assert (fit.status, fit.points, fit.predict(400)) == (TOO_FEW, len(ns), None)
+    # The same n twice is one point.
+    assert fit_power_law([100, 100, 200], [50.0, 51.0, 60.0]).status == TOO_FEW
+
+
+def test_a_flat_or_falling_curve_is_flat_not_a_crash():
+    flat = fit_power_law([10, 20, 40, 80], [42.0, 42.0, 42.0, 42.0])
+    assert (flat.status, flat.a, flat.b, flat.c) == (FLAT, 42.0, 0.0, None)
+    assert flat.predict(1000) == 42.0 and flat.slope(1000) == 0.0
+    falling = fit_power_law([10, 20, 40], [50.0, 40.0, 30.0])
+    assert (falling.status, falling.a, falling.b) == (FLAT, 40.0, 0.0)
+
+
+def test_subsets_are_nested_seeded_and_rounded_up():
+    ids = [f"q{i:02d}" for i in range(25)]
+    subsets = nested_subsets(ids, [10, 25, 50, 100], seed=3)
+    assert [len(s) for s in subsets] == [3, 7, 13, 25]
+    for small, large in zip(subsets, subsets[1:], strict=False):
+        assert set(small) < set(large)
+    assert set(subsets[-1]) == set(ids)
+    # The order depends on the set of ids and the seed only.
+    assert nested_order(list(reversed(ids)), 3) == nested_order(ids, 3)
+    assert nested_order(ids, 4) != nested_order(ids, 3)
+    assert [subset_size(1000, f) for f in (0.1, 12.5, 100)] == [1, 125, 1000]
+    assert subset_size(0, 50) == 0
+
+
+def test_the_bootstrap_brackets_the_estimate_and_is_repeatable():
+    rng = np.random.default_rng(0)
+    ns = [100, 250, 500, 1000]
+    f = law(85.0, 300.0, 0.5)
+    per_question = [np.clip(rng.normal(f(n), 30, 400), 0, 100).tolist() for n in ns]
+    first = bootstrap_estimates(ns, per_question, [1000, 2000, 4000])
+    again = bootstrap_estimates(ns, per_question, [1000, 2000, 4000])
+    assert first == again
+    for row in first:
+        assert row["resamples"] == 200
+        assert row["low"] < row["f1"] < row["high"]
+    means = [float(np.mean(q)) for q in per_question]
+    assert first[1]["f1"] == pytest.approx(fit_power_law(ns, means).predict(2000))
+
+
+def test_exact_per_question_scores_give_a_zero_width_interval():
+    ns = [100, 250, 500, 1000]
+    f = law(85.0, 300.0, 0.5)
+    per_question = [[f(n)] * 50 for n in ns]  # every dev question scores the mean
+    rows = bootstrap_estimates(ns, per_question, [2000])
+    assert rows[0]["f1"] == pytest.approx(f(2000), abs=1e-6)
+    assert rows[0]["low"] == pytest.approx(f(2000), abs=1e-6)
+    assert rows[0]["high"] == pytest.approx(f(2000), abs=1e-6)
+
+
+def test_types_that_gain_stay_hard_or_are_saturated():
+    ns = [100, 200, 400, 800]
+    gains = type_gains(
+        ns,
+        {
+            "why": [law(90.0, 400.0, 0.5)(n) for n in ns],  # low, rising
+            "who": [90.0, 90.0, 90.0, 90.0],  # good, flat
+            "how": [20.0, 20.0, 20.0, 20.0],  # bad, flat
+            "where": [None, None, 50.0, 60.0],  # two points: the last step
+        },
+        800,
+    )
+    why = law(90.0, 400.0, 0.5)
+    assert gains["why"]["gain"] == pytest.approx(why(1600) - why(800), abs=1e-6)
+    assert gains["why"]["slope_per_1000"] == pytest.approx(1000 * 400 * 0.5 * 800**-1.5, abs=1e-6)
+    assert {k: v["verdict"] for k, v in gains.items()} == {
+        "why": "gains",
+        "who": "saturated",
+        "how": "hard",
+        "where": "gains",
+    }
+    assert gains["where"]["gain"] == 10.0 and gains["where"]["slope_per_1000"] is None
+
+
+def test_targets_move_toward_types_with_room_and_gain_and_sum_to_100():
+    proposal = propose_targets(
+        {
+            "why": {"share": 10, "f1": 40, "gain": 5},  # priority 3.0 → ×2 (bound)
+            "who": {"share": 50, "f1": 90, "gain": 0.5},  # 0.05 → ×½ (bound)
+            "what": {"share": 40, "f1": 70, "gain": 2},  # 0.6 → ×0.49… → ×½
+        }
+    )
+    # 20 : 25 : 20 of 65, rounded by largest remainder.
+    assert proposal == {"what": 31, "who": 38, "why": 31}
+    assert sum(proposal.values()) == 100
+    # No gain anywhere: today's shares.
+    same = propose_targets({"who": {"share": 60, "f1": 80, "gain": 0}, "why": {"share": 40}})
+    assert same == {"who": 60, "why": 40}
+    assert propose_targets({}) == {}
+
+
+def test_the_summary_of_a_curve_holds_fit_estimates_types_and_targets():
+    ns = [100, 250, 500, 1000]
+    f = law(85.0, 300.0, 0.5)
+    points = [
+        {
+            "questions": n,
+            "f1": f(n),
+            "exact_match": f(n) - 10,
+            "per_question_f1": [f(n)] * 20,
+            "question_type": {
+                "why": {"f1": f(n) - 30, "share": 25.0},
+                "who": {"f1": 90.0, "share": 75.0},
+            },
+            "answer_type": {"date": {"f1": 80.0, "share": 100.0}},
+        }
+        for n in ns
+    ]
+    summary = curve_summary(points, 1000)
+    assert summary["fit"]["status"] == OK
+    assert summary["fit"]["c"] == pytest.approx(0.5, abs=1e-6)
+    assert [(e["times"], e["n"]) for e in summary["estimates"]] == [(1, 1000), (2, 2000), (4, 4000)]
+    assert summary["estimates"][1]["gain"] == pytest.approx(f(2000) - f(1000), abs=1e-6)
+    assert summary["types"]["question_type"]["why"]["verdict"] == "gains"
+    assert summary["types"]["question_type"]["who"]["verdict"] == "saturated"
+    assert summary["types"]["answer_type"]["date"]["gain"] == 0.0
+    assert summary["proposal"] == {"who": 43, "why": 57}  # 75×½ : 25×2, i.e. 37.5 : 50
+
+
+def test_the_line_chart_maps_values_to_the_plot_and_rounds_its_axes():
+    chart = line_chart(
+        "t",
+        [{"label": "F1", "points": [(0, 0), (2000, 50), (None, 3)], "dots": True}],
+        x_max=3500,
+    )
+    plot = chart["plot"]
+    assert [t["value"] for t in chart["x_ticks"]] == [0, 1000, 2000, 3000, 4000]
+    assert [t["value"] for t in chart["y_ticks"]] == [0, 20, 40, 60, 80, 100]
+    (series,) = chart["series"]
+    assert series["path"] == f"{plot['left']}.0,{plot['bottom']}.0 336.0,148.0"
+    assert [(d["cx"], d["cy"]) for d in series["dots"]] == [(48.0, 280.0), (336.0, 148.0)]
