@@ -22,6 +22,7 @@ from evaluation.api.learning_curves import CampaignLearningEstimateView, Campaig
 from evaluation.api.release_scoring import ReleaseScoringView
 from evaluation.api.rounds import CampaignModelRoundsView
 from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
+from exports.schedule_api import ReleaseScheduleViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")
@@ -32,6 +33,7 @@ router.register("articles", ArticleViewSet, basename="article")
 router.register("paragraphs", ParagraphViewSet, basename="paragraph")
 router.register("scrape-runs", ScrapeRunViewSet, basename="scrape-run")
 router.register("releases", ReleaseViewSet, basename="release")
+router.register("release-schedules", ReleaseScheduleViewSet, basename="release-schedule")
 router.register("baseline-runs", BaselineRunViewSet, basename="baseline-run")
 router.register("analyses", DatasetAnalysisViewSet, basename="analysis")
 

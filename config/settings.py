@@ -87,6 +87,8 @@ try:
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
     # How often the worker keeps MRQA tokens ahead of the exports (exports.tokens).
     MRQA_TOKENS_AHEAD_SECONDS = env.int("MRQA_TOKENS_AHEAD_SECONDS", 600, minimum=10)
+    # How often beat sends the release schedules' tick (docs/release-schedules.md).
+    RELEASE_SCHEDULE_TICK_SECONDS = env.int("RELEASE_SCHEDULE_TICK_SECONDS", 60, minimum=5)
     # Redis redelivers a task whose worker died after this long; keep it above the longest job.
     BROKER_VISIBILITY_TIMEOUT = env.int(
         "BROKER_VISIBILITY_TIMEOUT", JOB_MAX_SECONDS + 3600, minimum=1
@@ -368,6 +370,12 @@ CELERY_BEAT_SCHEDULE = {
     "mrqa-tokens-ahead": {
         "task": "exports.tasks.tokens_ahead_task",
         "schedule": float(MRQA_TOKENS_AHEAD_SECONDS),
+    },
+    # On the default queue: a tick never waits behind a long build on the export queue.
+    "release-schedules-tick": {
+        "task": "exports.tasks.release_schedules_tick_task",
+        "schedule": float(RELEASE_SCHEDULE_TICK_SECONDS),
+        "options": {"queue": "default"},
     },
 }
 CELERY_TASK_ACKS_LATE = True

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from evaluation.views import analysis, human, in_the_loop, leaderboard, release_scoring, results
+from evaluation.views import (
+    analysis,
+    human,
+    in_the_loop,
+    leaderboard,
+    release_scoring,
+    results,
+    schedule_chart,
+)
 from evaluation.views import learning_curve
 
 app_name = "evaluation"
@@ -20,6 +28,11 @@ urlpatterns = [
         name="release-scoring",
     ),
     path("manage/analysis/", analysis.analysis_page, name="analysis"),
+    path(
+        "manage/releases/schedules/<int:pk>/chart/",
+        schedule_chart.schedule_chart_page,
+        name="schedule-chart",
+    ),
     path(
         "manage/campaigns/<int:pk>/model/",
         in_the_loop.campaign_model_page,

@@ -90,6 +90,12 @@ class ReleaseCreateSerializer(serializers.Serializer):
         help_text='"1.1": answerable questions only; "2.0": with the unanswerable questions '
         "(SQuAD 2.0 layout; MRQA leaves them out).",
     )
+    campaigns = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The campaigns whose questions the release takes, by id (left out or []: "
+        "every campaign; docs/release-schedules.md).",
+    )
     score_with = serializers.JSONField(
         required=False,
         help_text='Baselines to run once built (docs/release-scoring.md): [{"kind": "lexical"}, '

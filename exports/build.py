@@ -25,7 +25,7 @@ from pathlib import Path
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from annotation.models import Question, Review
+from annotation.models import Campaign, Question, Review
 from annotation.selectors.questions import dataset_questions
 from core.errors import ServiceError
 from corpus.models import Split
@@ -66,9 +66,18 @@ class ReleaseOptions:
     include_test_answers: bool = False
     include_history: bool = False
     squad_version: str = "1.1"  # "2.0": unanswerable questions too (SQuAD 2.0, FQuAD 2.0)
+    # The campaigns whose questions the release takes, by id (sorted); () for every campaign.
+    campaigns: tuple[int, ...] = ()
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The options as stored; `campaigns` only when some are chosen, so that a release of
+        every campaign keeps the options (and manifest) releases always had."""
+        data = asdict(self)
+        if self.campaigns:
+            data["campaigns"] = list(self.campaigns)
+        else:
+            del data["campaigns"]
+        return data
 
     @property
     def unanswerable(self) -> bool:
@@ -93,6 +102,12 @@ def check_options(data: dict) -> ReleaseOptions:
         errors["squad_version"] = [
             _("“1.1” (answerable questions only) or “2.0” (with unanswerable questions).")
         ]
+    campaigns = data.get("campaigns")
+    campaigns = [] if campaigns is None else campaigns
+    try:
+        campaigns = check_campaigns(campaigns)
+    except ServiceError as error:
+        errors |= error.errors
     if errors:
         raise ServiceError(errors)
     return ReleaseOptions(
@@ -100,7 +115,24 @@ def check_options(data: dict) -> ReleaseOptions:
         splits=[s for s in Split.values if s in splits],
         **{name: data.get(name, False) for name in flags},
         squad_version=squad_version,
+        campaigns=campaigns,
     )
+
+
+def check_campaigns(value) -> tuple[int, ...]:
+    """Return campaign ids as a sorted tuple, or refuse (`campaigns`) a value that is not a
+    list of ids of existing campaigns, naming the unknown ones."""
+    if not isinstance(value, list | tuple) or any(
+        isinstance(pk, bool) or not isinstance(pk, int) or pk < 1 for pk in value
+    ):
+        raise ServiceError({"campaigns": [_("A list of campaign ids.")]})
+    wanted = set(value)
+    found = set(Campaign.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    if unknown := sorted(wanted - found):
+        raise ServiceError(
+            {"campaigns": [_("No such campaign: %(ids)s.") % {"ids": ", ".join(map(str, unknown))}]}
+        )
+    return tuple(sorted(wanted))
 
 
 @dataclass
@@ -264,7 +296,10 @@ def _split_files(
 
 def _selection(options: ReleaseOptions, split: str) -> Selection:
     return Selection(
-        split=split, approved_only=options.approved_only, unanswerable=options.unanswerable
+        split=split,
+        approved_only=options.approved_only,
+        unanswerable=options.unanswerable,
+        campaigns=options.campaigns,
     )
 
 
@@ -423,6 +458,8 @@ def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:
     questions = dataset_questions(
         approved_only=options.approved_only, unanswerable=options.unanswerable
     ).filter(paragraph__article__split__in=options.splits)
+    if options.campaigns:
+        questions = questions.filter(campaign_id__in=options.campaigns)
     counts = (
         questions.order_by()
         .values_list("paragraph__article__split")
@@ -463,4 +500,14 @@ def manifest_of(
     }
     if model_in_the_loop:
         manifest["model_in_the_loop"] = model_in_the_loop
+    if options.campaigns:  # a release of some campaigns names them
+        manifest["campaigns"] = campaign_names(options.campaigns)
     return manifest
+
+
+def campaign_names(ids) -> list[dict]:
+    """Return [{"id", "name"}] of these campaigns, by id (the manifest's and datasheet's)."""
+    return [
+        {"id": pk, "name": name}
+        for pk, name in Campaign.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "name")
+    ]

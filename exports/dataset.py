@@ -61,6 +61,7 @@ class Selection:
     approved_only: bool = False
     language: str | None = None
     unanswerable: bool = False
+    campaigns: tuple[int, ...] = ()  # the questions of these campaigns only; () for all
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs 10x more per row
@@ -104,6 +105,8 @@ def selected_questions(selection: Selection) -> QuerySet:
         language=selection.language,
         unanswerable=selection.unanswerable,
     )
+    if selection.campaigns:  # a campaign group: its questions, each with all its answers
+        questions = questions.filter(campaign_id__in=selection.campaigns)
     return questions.order_by(
         "paragraph__article__title",
         "paragraph__article_id",

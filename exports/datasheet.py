@@ -567,6 +567,7 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
         ["answerable", "unanswerable"] if _unanswerable_release(options) else []
     )
     lines += _table(columns, _counts(figures, options))
+    lines += _campaigns_line(options)
     lines += ["## Files", ""]
     lines += _table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
     lines += ["## Question types (% of questions)", ""]
@@ -589,3 +590,12 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     ]
     lines += _table(["article", "URL", "revision"], [_attribution(a) for a in _articles(figures)])
     return "\n".join(lines)
+
+
+def _campaigns_line(options) -> list[str]:
+    """A release of some campaigns names them under its counts (release-schedules.md)."""
+    chosen = getattr(options, "campaigns", ())
+    if not chosen:
+        return []
+    names = Campaign.objects.filter(pk__in=chosen).order_by("pk").values_list("pk", "name")
+    return ["Campaigns: " + ", ".join(f"{_cell(name)} (#{pk})" for pk, name in names), ""]

@@ -23,6 +23,19 @@ class Release(CreatedBy, Job):
     # The baselines to run once the build succeeds (issue 17): [{"kind": "lexical"} |
     # {"kind": "finetune", "model", "hyperparameters"} | {"kind": "http", "model"}, …].
     score_with = models.JSONField(_("score with"), default=list, blank=True)
+    # A scheduled snapshot (docs/release-schedules.md): its schedule, the digest of the data
+    # it was built from, and when the schedule's retention deleted its downloadable files
+    # (the rows, manifest, scores and the internal answers stay).
+    schedule = models.ForeignKey(
+        "exports.ReleaseSchedule",
+        verbose_name=_("schedule"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="snapshots",
+    )
+    data_fingerprint = models.CharField(_("data fingerprint"), max_length=64, blank=True)
+    files_pruned_at = models.DateTimeField(_("files removed"), null=True, blank=True)
 
     class Meta(Job.Meta):
         verbose_name = _("release")
@@ -51,6 +64,65 @@ class Release(CreatedBy, Job):
     @property
     def storage_prefix(self) -> str:
         return f"releases/{self.pk}"
+
+
+class ReleaseSchedule(CreatedBy, models.Model):
+    """Snapshots of a campaign group built by Celery beat (docs/release-schedules.md).
+
+    At each slot (hourly, daily at `hour`, weekly on `weekday` at `hour`, in the server's
+    time zone) the tick builds a release of the group's questions with `options`, scored
+    with `score_with`, unless the data has not changed since the last snapshot
+    (`last_fingerprint`); only the last `keep_last` snapshots keep their files.
+    """
+
+    class Frequency(models.TextChoices):
+        HOURLY = "hourly", _("every hour")
+        DAILY = "daily", _("every day")
+        WEEKLY = "weekly", _("every week")
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    version = models.CharField(_("version"), max_length=16, default="1.0")
+    campaigns = models.ManyToManyField(
+        "annotation.Campaign", verbose_name=_("campaigns"), blank=True, related_name="+"
+    )
+    frequency = models.CharField(_("frequency"), max_length=8, choices=Frequency.choices)
+    hour = models.PositiveSmallIntegerField(_("hour"), default=2)
+    weekday = models.PositiveSmallIntegerField(_("weekday"), default=0)  # 0: Monday
+    # The release options (formats, splits, approved_only, include_test_answers,
+    # include_history, squad_version), as `exports.build.check_options` keeps them.
+    options = models.JSONField(_("release options"), default=dict)
+    score_with = models.JSONField(_("score with"), default=list, blank=True)
+    keep_last = models.PositiveIntegerField(_("snapshots that keep their files"), default=5)
+    enabled = models.BooleanField(_("enabled"), default=True)
+    next_run_at = models.DateTimeField(_("next run"), null=True, blank=True)
+    last_checked_at = models.DateTimeField(_("last checked"), null=True, blank=True)
+    last_fingerprint = models.CharField(_("last fingerprint"), max_length=64, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("release schedule")
+        verbose_name_plural = _("release schedules")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(keep_last__gte=1), name="exports_schedule_keeps_one"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(hour__lte=23, weekday__lte=6),
+                name="exports_schedule_slot_in_range",
+            ),
+        ]
+        indexes = [
+            # The tick's question: which enabled schedules are due.
+            models.Index(
+                fields=["next_run_at"],
+                condition=models.Q(enabled=True),
+                name="exports_schedule_due",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
 
 
 class ReleaseFile(models.Model):

@@ -54,7 +54,15 @@ def _check_identity(name, version, description) -> dict:
 
 
 def release_create(
-    *, created_by, name, version, description: str = "", score_with=None, **options
+    *,
+    created_by,
+    name,
+    version,
+    description: str = "",
+    score_with=None,
+    schedule=None,
+    data_fingerprint: str = "",
+    **options,
 ) -> Release:
     """Record a release and send its build to the export queue (after the commit).
 
@@ -82,6 +90,8 @@ def release_create(
                 created_by=created_by,
                 options=checked.as_dict(),
                 score_with=scoring,
+                schedule=schedule,  # a scheduled snapshot (exports.schedules)
+                data_fingerprint=data_fingerprint,
             )
             job_enqueue(job=release, task=BUILD_TASK, queue="export")
     except IntegrityError:
@@ -207,11 +217,25 @@ def release_file_open(release_file: ReleaseFile):
     try:
         return release_storage().open(release_file.storage_name, "rb")
     except FileNotFoundError:
+        if release_pruned(release_file.release_id) and not release_file.internal:
+            raise ServiceError({"name": [pruned_message()]}, status=410) from None
         logger.error("release file %s is missing from storage", release_file.storage_name)
         raise ServiceError(
             {"name": [_("This file is missing from the storage; ask an admin to check it.")]},
             status=409,
         ) from None
+
+
+def release_pruned(release_pk: int) -> bool:
+    """Tell whether a schedule's retention removed the release's files (exports.schedules)."""
+    return Release.objects.filter(pk=release_pk, files_pruned_at__isnull=False).exists()
+
+
+def pruned_message() -> str:
+    return _(
+        "Pruned: the files of this snapshot were removed by its schedule's retention; its "
+        "figures and scores stay."
+    )
 
 
 def release_gold(*, release: Release, split: str) -> dict[str, list[str]]:

@@ -1,6 +1,7 @@
 from celery import shared_task
 
 from exports.models import Release
+from exports.schedules import schedules_tick, snapshot_built
 from exports.services import release_build, release_scoring_send
 from exports.tokens import tokens_ahead
 
@@ -14,6 +15,7 @@ def release_build_task(*, job_pk: int) -> None:
         release_scoring_send(release=release)
         return
     release_build(release=release)
+    snapshot_built(release=release)  # a scheduled snapshot: its schedule's retention
 
 
 @shared_task(acks_late=True)
@@ -21,3 +23,10 @@ def tokens_ahead_task() -> None:
     """Celery beat's periodic pass (settings.CELERY_BEAT_SCHEDULE): keep the MRQA tokens of
     what was written since the last one."""
     tokens_ahead()
+
+
+@shared_task(acks_late=True)
+def release_schedules_tick_task() -> None:
+    """Celery beat's tick (settings.RELEASE_SCHEDULE_TICK_SECONDS): the due schedules'
+    snapshots, then every schedule's retention (exports.schedules)."""
+    schedules_tick()

@@ -1,7 +1,7 @@
 """Release pages for admins: list and create, follow a build, download files, compare two."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseGone
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -78,7 +78,9 @@ def release_download(request, pk: int, name: str):
     release = get_object_or_404(Release, pk=pk)
     try:
         return release_file_response(release, name)
-    except ServiceError:
+    except ServiceError as error:
+        if error.status == 410:  # removed by the schedule's retention: say so
+            return HttpResponseGone(error.summary(), content_type="text/plain; charset=utf-8")
         raise Http404 from None
 
 

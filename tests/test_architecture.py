@@ -69,6 +69,7 @@ USE_CASES = {
     "corpus.scraping",
     "exports.importing",
     "exports.tokens",
+    "exports.schedules",
     "evaluation.leaderboard",
     "evaluation.analysis",
     "evaluation.baselines.runs",

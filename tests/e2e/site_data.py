@@ -31,6 +31,8 @@ from corpus.services import article_store
 from evaluation.analysis import analysis_execute, analysis_start
 from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
 from evaluation.leaderboard import submission_create
+from exports.models import Release
+from exports.schedules import schedule_create
 from exports.services import release_build, release_create, release_gold
 from tests.factories import UserFactory
 
@@ -122,6 +124,7 @@ class Site:
     releases: tuple[int, int]
     scrape_run: int
     set_password: tuple[str, str]
+    schedule: int = 0  # a release schedule whose snapshots are the two releases
 
 
 def _articles() -> list:
@@ -249,6 +252,23 @@ def _evaluate(release, boss) -> None:
     analysis_execute(analysis=analysis)
 
 
+def _schedule(boss, campaign, releases):
+    """A nightly schedule of the questions campaign, scored with the lexical baseline; the two
+    releases stand for its snapshots (its chart then has two points)."""
+    schedule = schedule_create(
+        created_by=boss,
+        name="fquad-nightly",
+        frequency="daily",
+        hour=3,
+        campaigns=[campaign.pk],
+        formats=["squad", "hf"],
+        score_with=[{"kind": "lexical"}],
+        keep_last=3,
+    )
+    Release.objects.filter(pk__in=[r.pk for r in releases]).update(schedule=schedule)
+    return schedule
+
+
 def build_site() -> Site:
     """Fill the database; the caller keeps `send_task` from reaching a broker."""
     users = {
@@ -286,6 +306,7 @@ def build_site() -> Site:
     answer_lease = _answer(answers, users["annotator"], keep_last=True)
     first, second = _releases(users["admin"])
     _evaluate(second, users["admin"])
+    schedule = _schedule(users["admin"], campaign, (first, second))
     write_lease = lease_claim_next(campaign=campaign, annotator=users["annotator"]).lease
     run = scrape_run_start(
         category="Article de qualité",
@@ -309,6 +330,7 @@ def build_site() -> Site:
         sampled_question=difference_sample()[0].pk,
         releases=(first.pk, second.pk),
         scrape_run=run.pk,
+        schedule=schedule.pk,
         set_password=(
             urlsafe_base64_encode(force_bytes(imported.pk)),
             default_token_generator.make_token(imported),

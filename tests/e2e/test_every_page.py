@@ -79,6 +79,9 @@ PAGES = [
     Page("exports:release", ("admin",), ("first_release",)),
     Page("evaluation:release-scoring", ("admin",), ("first_release",)),
     Page("exports:release-diff", ("admin",), query="old={first_release}&new={second_release}"),
+    Page("exports:schedules", ("admin",)),
+    Page("exports:schedule", ("admin",), ("schedule",)),
+    Page("evaluation:schedule-chart", ("admin",), ("schedule",)),
 ]
 # Routes that are no page of their own, with the reason.
 SKIPPED = {
@@ -102,6 +105,9 @@ SKIPPED = {
     "exports:release-status": "htmx fragment",
     "exports:release-resume": "POST only",
     "exports:release-file": "a file download",
+    "exports:schedule-run": "POST only",
+    "exports:schedule-enable": "POST only",
+    "exports:schedule-delete": "POST only",
     "set_language": "POST only (the language switch)",
 }
 # Not ours to lay out: Django's admin site, the API and its generated documentation.

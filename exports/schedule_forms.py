@@ -1,0 +1,84 @@
+"""The schedule form: a release's options and scoring (the release form's fields), the campaign
+group, the slots and the retention. Types only; the rules are `exports.schedules`'."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from annotation.models import Campaign
+from exports.forms import ReleaseForm
+from exports.models import ReleaseSchedule
+
+WEEKDAYS = [
+    (0, _("Monday")),
+    (1, _("Tuesday")),
+    (2, _("Wednesday")),
+    (3, _("Thursday")),
+    (4, _("Friday")),
+    (5, _("Saturday")),
+    (6, _("Sunday")),
+]
+
+
+class ScheduleForm(ReleaseForm):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=80,
+        help_text=_("Like fquad-nightly; each snapshot is named after it and its time (UTC)."),
+    )
+    version = forms.CharField(
+        label=_("Version"), max_length=16, initial="1.0", help_text=_("Like 1.1")
+    )
+    description = None
+    campaigns = forms.TypedMultipleChoiceField(
+        label=_("Campaigns"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None chosen: the questions of every campaign."),
+    )
+    frequency = forms.ChoiceField(
+        label=_("Frequency"), choices=ReleaseSchedule.Frequency.choices, initial="daily"
+    )
+    hour = forms.IntegerField(
+        label=_("Hour"), initial=2, help_text=_("0 to 23, in the server's time zone.")
+    )
+    weekday = forms.TypedChoiceField(
+        label=_("Day (weekly)"), choices=WEEKDAYS, coerce=int, initial=0, required=False
+    )
+    keep_last = forms.IntegerField(
+        label=_("Snapshots that keep their files"),
+        initial=5,
+        help_text=_("Older snapshots lose their files; their rows, figures and scores stay."),
+    )
+    enabled = forms.BooleanField(label_suffix="", label=_("Enabled"), required=False, initial=True)
+
+    field_order = ["name", "version", "campaigns", "frequency", "hour", "weekday", "keep_last"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["campaigns"].choices = [
+            (pk, name)
+            for pk, name in Campaign.objects.order_by("name", "pk").values_list("pk", "name")
+        ]
+
+    def schedule_arguments(self) -> dict:
+        """Return `schedule_create`'s (or `schedule_update`'s) values."""
+        data = self.release_arguments()
+        if data.get("weekday") is None:
+            data["weekday"] = 0
+        return data
+
+
+def schedule_initial(values: dict) -> dict:
+    """Return a form's initial values from a schedule's (`schedules.schedule_values`)."""
+    initial = {key: value for key, value in values.items() if key != "score_with"}
+    for entry in values.get("score_with") or []:
+        if entry.get("kind") == "lexical":
+            initial["score_lexical"] = True
+        elif entry.get("kind") == "finetune":
+            initial["score_finetune_model"] = entry.get("model", "")
+            for name, value in (entry.get("hyperparameters") or {}).items():
+                initial[f"score_finetune_{name}"] = value
+        elif entry.get("kind") == "http":
+            initial["score_http_model"] = entry.get("model", "")
+    return initial
