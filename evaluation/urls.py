@@ -5,11 +5,11 @@ from evaluation.views import (
     human,
     in_the_loop,
     leaderboard,
+    learning_curve,
     release_scoring,
     results,
     schedule_chart,
 )
-from evaluation.views import learning_curve
 
 app_name = "evaluation"
 
