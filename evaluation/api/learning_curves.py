@@ -23,10 +23,7 @@ def estimate_data(estimate: dict | None) -> dict:
         return {"estimate": None}
     run = estimate["run"]
     shown = {k: v for k, v in estimate.items() if k != "run"}
-    return {
-        "estimate": shown
-        | {"run": run.pk, "release": run.release_id, "model": run.model, "hours": estimate["hours"]}
-    }
+    return {"estimate": shown | {"run": run.pk, "release": run.release_id, "model": run.model}}
 
 
 class CampaignLearningEstimateView(APIView):

@@ -455,6 +455,8 @@ def test_the_targets_form_saves_exactly_what_was_posted_and_refuses_bad_values(c
     url = f"/manage/campaigns/{campaign.pk}/learning-estimate/targets/"
     client.force_login(UserFactory(username="rev", roles=[Role.REVIEWER]))
     assert client.post(url, {"target_why": "50"}).status_code == 403
+    assert client.get(url.replace("targets/", "")).status_code == 403
+    assert client.get(url).status_code == 403  # the role is checked before the method
     client.force_login(release.created_by)
     saved = client.post(url, {"target_why": "57", "target_who": "40", "target_how": ""})
     assert (saved.status_code, saved["Location"]) == (
