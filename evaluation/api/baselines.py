@@ -22,6 +22,19 @@ from exports.models import Release
 
 class BaselineRunSerializer(serializers.ModelSerializer):
     message = serializers.CharField(source="message_text", read_only=True)
+    curve = serializers.SerializerMethodField(
+        help_text="learning_curve runs: settings, points (without each dev question's F1), "
+        "fit, estimates at 1×, 2× and 4×, per-type gains, proposed targets."
+    )
+
+    def get_curve(self, run) -> dict:
+        curve = dict(run.curve or {})
+        if "points" in curve:
+            curve["points"] = [
+                {k: v for k, v in point.items() if k != "per_question_f1"}
+                for point in curve["points"]
+            ]
+        return curve
 
     class Meta:
         model = BaselineRun

@@ -331,7 +331,7 @@ def test_admins_start_a_curve_on_the_gpu_queue_and_others_cannot(
 # Pages: a finished curve with known figures (no training needed to show it)
 
 
-def finished_curve(release: Release, campaign: Campaign) -> BaselineRun:
+def finished_curve(release: Release, campaign: Campaign, **changes) -> BaselineRun:
     points = [
         {
             "fraction": fraction,
@@ -339,6 +339,7 @@ def finished_curve(release: Release, campaign: Campaign) -> BaselineRun:
             "f1": 85 - 300 * n**-0.5,
             "exact_match": 70 - 300 * n**-0.5,
             "seconds": 12.5,
+            "per_question_f1": [50.0, 100.0, 0.0],
             "question_type": {
                 "why": {"f1": 40.0, "share": 25.0},
                 "who": {"f1": 90.0, "share": 75.0},
@@ -381,6 +382,7 @@ def finished_curve(release: Release, campaign: Campaign) -> BaselineRun:
         "proposal": {"who": 43, "why": 57},
         "campaigns": {str(campaign.pk): 20},
     }
+    curve |= changes
     return BaselineRun.objects.create(
         release=release,
         kind=BaselineRun.Kind.LEARNING_CURVE,
@@ -496,9 +498,47 @@ def test_the_estimate_and_the_targets_through_the_api():
     )
     assert body["seconds_per_question"] == pytest.approx(body["hours"] * 3600 / 1000)
     assert api.get("/api/v1/campaigns/999999/learning-estimate/").status_code == 404
+    # The run's curve through the baseline-runs API, without each dev question's F1.
+    shown = api.get(f"/api/v1/baseline-runs/{run.pk}/").json()["curve"]
+    assert [p["questions"] for p in shown["points"]] == [100, 250, 500, 1000]
+    assert all("per_question_f1" not in p for p in shown["points"])
+    assert shown["proposal"] == {"who": 43, "why": 57}
     saved = api.post(url + "targets/", {"question_type_targets": {"why": 30}}, format="json")
     assert (saved.status_code, saved.json()) == (200, {"question_type_targets": {"why": 30}})
     bad = api.post(url + "targets/", {"question_type_targets": {"pourquoi": 30}}, format="json")
     assert (bad.status_code, list(bad.json()["errors"])) == (400, ["question_type_targets"])
     campaign.refresh_from_db()
     assert campaign.question_type_targets == {"why": 30}
+
+
+@pytest.mark.django_db
+def test_a_flat_curve_or_one_with_too_few_points_says_so(client):
+    release = make_release()
+    campaign = Campaign.objects.get()
+    flat = {"status": "flat", "a": 60.0, "b": 0.0, "c": None, "rmse": 0.5, "points": 4}
+    run = finished_curve(release, campaign, fit=flat, proposal={})
+    client.force_login(release.created_by)
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    assert f'id="learning-curve-chart-{run.pk}"' in html
+    assert "The curve is flat: training on more of these questions did not raise dev F1" in html
+    assert (
+        "extended to 4×"
+        not in html.split(f'id="learning-curve-chart-{run.pk}"')[1].split("</figure>")[0]
+    )
+    run.curve = run.curve | {
+        "fit": {"status": "too_few_points", "points": 2},
+        "points": run.curve["points"][:2],
+        "estimates": [
+            {"times": t, "n": 1000 * t, "f1": None, "low": None, "high": None, "gain": None}
+            for t in (1, 2, 4)
+        ],
+    }
+    run.save()
+    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    assert "Too few points to fit a curve (three are needed)." in html
+    assert html.count('class="estimate-row"') == 0
+    part = client.get(
+        f"/manage/campaigns/{campaign.pk}/learning-estimate/", HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert f"The learning curve of run #{run.pk} has too few points to estimate" in part
