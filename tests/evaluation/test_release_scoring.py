@@ -8,7 +8,10 @@ mid-build, is tests/exports/test_release_scoring_worker.py."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from core.jobs import Superseded, job_start, job_succeed
@@ -191,15 +194,29 @@ def test_the_release_page_loads_the_scoring_runs_live_then_their_scores(
     pending = client.get(url, headers={"HX-Request": "true"})
     html = pending.content.decode().strip()
     assert pending.status_code == 200
-    assert html.startswith('<div id="release-scoring" hx-get="' + url + '"')  # polls
+    assert html.startswith(
+        '<div id="release-scoring" aria-live="polite" hx-get="' + url + '"'
+    )  # polls
     assert html.count("<tr data-run=") == 2
     assert 'data-slot="score-0"' in html and "127.0.0.1" in html
     assert "<extends" not in html and "<html" not in html
+    assert "job-lost" not in html
+
+    # A run whose worker fell silent says it waits for a worker again.
+    BaselineRun.objects.filter(pk=lexical.pk).update(
+        status=BaselineRun.Status.RUNNING, started_at=timezone.now() - timedelta(hours=1)
+    )
+    silent = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    row = silent.split(f'<tr data-run="{lexical.pk}"')[1].split("</tr>")[0]
+    assert 'class="job-status job-running job-lost"' in row
+    assert "badge-pending" in row and "badge-running" not in row
 
     evaluation_tasks.baseline_task(job_pk=http.pk)
     evaluation_tasks.baseline_task(job_pk=lexical.pk)
     done = client.get(url, headers={"HX-Request": "true"}).content.decode().strip()
-    assert done.startswith('<div id="release-scoring" >')  # finished: no more polling
+    assert done.startswith(
+        '<div id="release-scoring" aria-live="polite" >'
+    )  # finished: no more polling
     row = done.split(f'<tr data-run="{http.pk}"')[1].split("</tr>")[0]
     # One question in three per split is answered by the context's first word (French format).
     assert row.count("33,3 / 33,3") == 2
