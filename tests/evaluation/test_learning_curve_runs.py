@@ -542,3 +542,28 @@ def test_a_flat_curve_or_one_with_too_few_points_says_so(client):
         f"/manage/campaigns/{campaign.pk}/learning-estimate/", HTTP_HX_REQUEST="true"
     ).content.decode()
     assert f"The learning curve of run #{run.pk} has too few points to estimate" in part
+
+
+@pytest.mark.django_db
+def test_the_results_page_form_starts_a_curve_with_its_fractions(
+    client, django_capture_on_commit_callbacks, sent_tasks
+):
+    release = make_release()
+    client.force_login(release.created_by)
+    client.cookies["django_language"] = "en"
+    url = f"/manage/results/?release={release.pk}"
+    form = {"kind": "learning_curve", "model": "/models/camembert", "max_steps": "50"}
+    refused = client.post(url, form | {"fractions": "0, 50"}, follow=True)
+    assert "Each fraction is a percentage above 0 and at most 100." in refused.content.decode()
+    assert BaselineRun.objects.count() == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, form | {"fractions": "20, 50, 100"})
+    run = BaselineRun.objects.get()
+    assert (run.kind, run.hyperparameters, run.curve) == (
+        "learning_curve",
+        {"max_steps": 50},
+        {"fractions": [20, 50, 100], "seed": 42, "points": []},
+    )
+    assert [(name, kw["queue"]) for name, kw in sent_tasks.calls] == [
+        ("evaluation.tasks.gpu_baseline_task", "gpu")
+    ]
