@@ -113,8 +113,9 @@ def _chart(figures: dict) -> dict:
                     "dots": True,
                 }
             )
+    # Whole-numbered snapshots: at least 5 on the axis, so that the ticks fall on whole numbers.
     return line_chart(
-        _("F1 across the snapshots"), series, x_max=max(1, len(figures["rows"])), y_max=100.0
+        _("F1 across the snapshots"), series, x_max=max(5, len(figures["rows"])), y_max=100.0
     )
 
 
