@@ -63,7 +63,7 @@ def line_chart(
     "dash"}; a line joins its points in order, dots mark them. Coordinates are the viewBox's
     (y grows downwards); ticks are round values from 0 to the axes' maxima.
     """
-    left, right, top, bottom = 48, width - 32, 16, height - 40
+    left, right, top, bottom = 48, width - 32, 28, height - 40
     x_ticks, y_ticks = _ticks(x_max), _ticks(y_max)
     x_max, y_max = x_ticks[-1] or 1, y_ticks[-1] or 1
 

@@ -194,5 +194,5 @@ def test_the_line_chart_maps_values_to_the_plot_and_rounds_its_axes():
     assert [t["value"] for t in chart["x_ticks"]] == [0, 1000, 2000, 3000, 4000]
     assert [t["value"] for t in chart["y_ticks"]] == [0, 20, 40, 60, 80, 100]
     (series,) = chart["series"]
-    assert series["path"] == f"{plot['left']}.0,{plot['bottom']}.0 328.0,148.0"
-    assert [(d["cx"], d["cy"]) for d in series["dots"]] == [(48.0, 280.0), (328.0, 148.0)]
+    assert series["path"] == f"{plot['left']}.0,{plot['bottom']}.0 328.0,154.0"
+    assert [(d["cx"], d["cy"]) for d in series["dots"]] == [(48.0, 280.0), (328.0, 154.0)]
