@@ -40,9 +40,18 @@ def test_beat_keeps_mrqa_tokens_ahead_on_the_export_queue():
         "mrqa-tokens-ahead": {
             "task": "exports.tasks.tokens_ahead_task",
             "schedule": float(settings.MRQA_TOKENS_AHEAD_SECONDS),
-        }
+        },
+        # The release schedules' tick (docs/release-schedules.md), on the default queue.
+        "release-schedules-tick": {
+            "task": "exports.tasks.release_schedules_tick_task",
+            "schedule": 60.0,
+            "options": {"queue": "default"},
+        },
     }
     assert settings.MRQA_TOKENS_AHEAD_SECONDS == 600
     app.loader.import_default_modules()
     assert "exports.tasks.tokens_ahead_task" in app.tasks
     assert app.amqp.router.route({}, "exports.tasks.tokens_ahead_task")["queue"].name == "export"
+    tick = app.conf.beat_schedule["release-schedules-tick"]
+    assert "exports.tasks.release_schedules_tick_task" in app.tasks
+    assert app.amqp.router.route(tick["options"], tick["task"])["queue"].name == "default"
