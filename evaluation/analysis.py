@@ -19,6 +19,7 @@ import statistics
 from collections import Counter
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -27,7 +28,7 @@ from annotation.selectors.questions import dataset_questions
 from core.i18n import Text
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
-from evaluation.answer_types import answer_types, pipeline_name
+from evaluation.answer_types import AnswerType, answer_types, pipeline_name
 from evaluation.models import DatasetAnalysis
 
 WORD = re.compile(r"\w+")
@@ -71,6 +72,63 @@ def _summary(values) -> dict:
     return {"mean": statistics.mean(values), "median": statistics.median(values)}
 
 
+TAG_CHUNK = 2000  # answers typed, then saved in one transaction
+
+
+def typed_answers() -> QuerySet:
+    """Return the answers the analysis types and stores the type of: the original answers of
+    the questions that count in the dataset (`dataset_questions`), at their right place.
+
+    Not the additional answers (the figures are one answer per question, the original one,
+    as the answer-length figures), nor the plausible spans of unanswerable questions, which
+    answer nothing (docs/answer-types.md).
+    """
+    return Answer.objects.filter(
+        question__in=dataset_questions().values("pk"),
+        kind=Answer.Kind.ORIGINAL,
+        misaligned=False,
+        no_answer=False,
+    )
+
+
+def answer_types_store(*, pipeline: str, nlp=None, report=None) -> int:
+    """Type the answers of `typed_answers` not yet typed by `pipeline`; return how many.
+
+    TAG_CHUNK answers at a time, paragraph by paragraph, each chunk saved in its own
+    transaction (`bulk_update`): a job stopped anywhere keeps the chunks saved, and the next
+    run types only the rest; a run on unchanged data types none. The rows are locked and
+    read again before the save: an answer whose span changed meanwhile (a review
+    correction, which clears its type) is left untyped for the next chunk, not given the
+    type of its old span.
+    """
+    pending = typed_answers().exclude(answer_type_pipeline=pipeline)
+    total, stored = pending.count(), 0
+    while True:
+        chunk = list(
+            pending.order_by("question__paragraph_id", "pk").values_list(
+                "pk", "answer_start", "text", "question__paragraph__text"
+            )[:TAG_CHUNK]
+        )
+        if not chunk:
+            return stored
+        kinds = answer_types([(context, start, text) for _pk, start, text, context in chunk], nlp)
+        with transaction.atomic():
+            locked = Answer.objects.select_for_update().filter(pk__in=[row[0] for row in chunk])
+            spans = {
+                pk: (start, text)
+                for pk, start, text in locked.values_list("pk", "answer_start", "text")
+            }
+            rows = [
+                Answer(pk=pk, answer_type=kind.value, answer_type_pipeline=pipeline)
+                for (pk, start, text, _context), kind in zip(chunk, kinds, strict=True)
+                if spans.get(pk) == (start, text)
+            ]
+            Answer.objects.bulk_update(rows, ["answer_type", "answer_type_pipeline"])
+        stored += len(rows)
+        if report is not None:
+            report(min(stored, total), total)
+
+
 def _split_figures(split: str) -> dict:
     questions = dataset_questions(split=split).values_list(
         "pk", "text", "question_type", "paragraph__text"
@@ -78,12 +136,14 @@ def _split_figures(split: str) -> dict:
     rows = list(questions.iterator(chunk_size=2000))
     answers = Answer.objects.filter(
         question__in=questions.values("pk"), kind=Answer.Kind.ORIGINAL, misaligned=False
-    ).values_list("question_id", "answer_start", "text")
-    originals = {pk: (start, text) for pk, start, text in answers}
+    ).values_list("question_id", "answer_start", "text", "answer_type")
+    originals = {pk: (start, text, kind) for pk, start, text, kind in answers}
     spans = [(r[3], *originals[r[0]]) for r in rows if r[0] in originals]
-    types = Counter(str(t.value) for t in answer_types(spans))
+    stored = Counter(kind for _c, _s, _t, kind in spans)
+    untyped = stored.pop("", 0)
+    types = {kind: stored[kind] for kind in AnswerType if stored[kind]}
     question_lengths = [len(_words(r[1])) for r in rows]
-    answer_lengths = [len(_words(text)) for _c, _s, text in spans]
+    answer_lengths = [len(_words(text)) for _c, _s, text, _k in spans]
     overlaps = [overlap(r[1], r[3]) for r in rows]
     kinds = Counter(r[2] for r in rows)
     total = len(rows) or 1
@@ -103,6 +163,7 @@ def _split_figures(split: str) -> dict:
         "unanswerable_overlap": _summary(impossible_overlaps),
         "question_types": {t: 100.0 * kinds[t] / total for t in QuestionType.values},
         "answer_types": {t: 100.0 * n / (len(spans) or 1) for t, n in sorted(types.items())},
+        "answer_types_untyped": untyped,
         "question_length": _summary(question_lengths)
         | {"buckets": _buckets(question_lengths, LENGTH_BUCKETS)},
         "answer_length": _summary(answer_lengths)
@@ -112,17 +173,26 @@ def _split_figures(split: str) -> dict:
 
 
 def _work(analysis: DatasetAnalysis, report) -> str:
+    pipeline = pipeline_name()
+    typed = answer_types_store(
+        pipeline=pipeline,
+        report=lambda done, total: report(int(80 * done / (total or 1)), "answer types"),
+    )
     results = {
         "splits": {},
         "computed_at": timezone.now().isoformat(),
-        "answer_types_pipeline": pipeline_name(),
+        "answer_types_pipeline": pipeline,
+        "answer_types_stored": typed,
     }
     for i, split in enumerate(Split.values):
-        report(int(100 * i / len(Split.values)), split)
+        report(80 + int(20 * i / len(Split.values)), split)
         results["splits"][split] = _split_figures(split)
     DatasetAnalysis.objects.filter(pk=analysis.pk).update(results=results)
     counts = ", ".join(f"{s} {f['questions']}" for s, f in results["splits"].items())
-    return Text(gettext_noop("Questions analysed: %(counts)s."), {"counts": counts})
+    return Text(
+        gettext_noop("Questions analysed: %(counts)s. Answers typed now: %(typed)s."),
+        {"counts": counts, "typed": typed},
+    )
 
 
 def analysis_execute(*, analysis: DatasetAnalysis) -> None:

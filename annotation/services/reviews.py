@@ -203,6 +203,9 @@ def _span_save(question: Question, answer: Answer | None, verdict: Verdict) -> N
         Answer.objects.create(question=question, author_id=question.author_id, kind=kind, **span)
         return
     # Checked against the paragraph just now: no longer misaligned, if it was (imported).
+    # A new span loses the answer type the analysis stored for the old one (issue 16).
+    if (answer.answer_start, answer.text) != (verdict.answer_start, verdict.answer_text):
+        span |= {"answer_type": "", "answer_type_pipeline": ""}
     Answer.objects.filter(pk=answer.pk).update(kind=kind, misaligned=False, **span)
 
 
