@@ -43,7 +43,12 @@ class ScheduleForm(ReleaseForm):
         label=_("Hour"), initial=2, help_text=_("0 to 23, in the server's time zone.")
     )
     weekday = forms.TypedChoiceField(
-        label=_("Day (weekly)"), choices=WEEKDAYS, coerce=int, initial=0, required=False
+        label=_("Day (weekly)"),
+        choices=WEEKDAYS,
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
     )
     keep_last = forms.IntegerField(
         label=_("Snapshots that keep their files"),
@@ -63,10 +68,7 @@ class ScheduleForm(ReleaseForm):
 
     def schedule_arguments(self) -> dict:
         """Return `schedule_create`'s (or `schedule_update`'s) values."""
-        data = self.release_arguments()
-        if data.get("weekday") is None:
-            data["weekday"] = 0
-        return data
+        return self.release_arguments()
 
 
 def schedule_initial(values: dict) -> dict:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -161,13 +161,17 @@ def schedule_create(*, created_by, **data) -> ReleaseSchedule:
     """Record a schedule; its first slot is the next one from now."""
     checked = _checked(DEFAULTS | data)
     campaigns = checked.pop("campaigns")
-    with transaction.atomic():
-        if ReleaseSchedule.objects.filter(name=checked["name"]).exists():
-            raise ServiceError({"name": [_("Another schedule has this name.")]})
-        schedule = ReleaseSchedule(created_by=created_by, **checked)
-        schedule.next_run_at = _slot_after(schedule, timezone.now())
-        schedule.save()
-        schedule.campaigns.set(campaigns)
+    taken = ServiceError({"name": [_("Another schedule has this name.")]})
+    try:
+        with transaction.atomic():
+            if ReleaseSchedule.objects.filter(name=checked["name"]).exists():
+                raise taken
+            schedule = ReleaseSchedule(created_by=created_by, **checked)
+            schedule.next_run_at = _slot_after(schedule, timezone.now())
+            schedule.save()
+            schedule.campaigns.set(campaigns)
+    except IntegrityError:  # another request took the name meanwhile (the unique index)
+        raise taken from None
     return schedule
 
 
@@ -176,19 +180,24 @@ def schedule_update(*, schedule: ReleaseSchedule, **changes) -> ReleaseSchedule:
     weekday, or a schedule enabled again, takes the next slot from now."""
     checked = _checked(schedule_values(schedule) | changes)
     campaigns = checked.pop("campaigns")
-    with transaction.atomic():
-        locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
-        if ReleaseSchedule.objects.filter(name=checked["name"]).exclude(pk=locked.pk).exists():
-            raise ServiceError({"name": [_("Another schedule has this name.")]})
-        timing = ("frequency", "hour", "weekday")
-        moved = any(checked[f] != getattr(locked, f) for f in timing)
-        woken = checked["enabled"] and not locked.enabled
-        for field, value in checked.items():
-            setattr(locked, field, value)
-        if moved or woken or locked.next_run_at is None:
-            locked.next_run_at = _slot_after(locked, timezone.now())
-        locked.save()
-        locked.campaigns.set(campaigns)
+    taken = ServiceError({"name": [_("Another schedule has this name.")]})
+    try:
+        with transaction.atomic():
+            locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
+            others = ReleaseSchedule.objects.filter(name=checked["name"]).exclude(pk=locked.pk)
+            if others.exists():
+                raise taken
+            timing = ("frequency", "hour", "weekday")
+            moved = any(checked[f] != getattr(locked, f) for f in timing)
+            woken = checked["enabled"] and not locked.enabled
+            for field, value in checked.items():
+                setattr(locked, field, value)
+            if moved or woken or locked.next_run_at is None:
+                locked.next_run_at = _slot_after(locked, timezone.now())
+            locked.save()
+            locked.campaigns.set(campaigns)
+    except IntegrityError:  # another request took the name meanwhile (the unique index)
+        raise taken from None
     return locked
 
 

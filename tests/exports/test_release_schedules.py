@@ -42,7 +42,7 @@ from exports.schedules import (
     schedules_tick,
     snapshot_built,
 )
-from exports.services import release_build, release_create
+from exports.services import pruned_message, release_build, release_create
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 
@@ -471,7 +471,7 @@ def test_a_pruned_snapshot_answers_410_and_its_page_says_why(data, boss, release
     answer = api.get(f"/api/v1/releases/{old.pk}/files/hf-dev.jsonl")
     assert answer.status_code == 410
     assert list(answer.json()["errors"]) == ["name"]
-    assert "Pruned" in answer.json()["errors"]["name"][0] or "retention" in str(answer.json())
+    assert answer.json()["errors"]["name"] == [pruned_message()]
     assert api.get(f"/api/v1/releases/{made[1].pk}/files/hf-dev.jsonl").status_code == 200
 
     client.force_login(boss)
@@ -551,6 +551,20 @@ def test_a_bad_score_with_is_a_400_naming_it(boss):
     assert answer.status_code == 400
     assert all(key.startswith("score_with") for key in answer.json()["errors"]), answer.json()
     assert ReleaseSchedule.objects.count() == 0
+
+
+def test_a_taken_name_is_a_400_naming_it(boss):
+    client = api_client(boss)
+    first = client.post(API, VALID, format="json").json()
+    again = client.post(API, VALID, format="json")
+    assert again.status_code == 400 and list(again.json()["errors"]) == ["name"]
+    other = client.post(API, VALID | {"name": "other"}, format="json").json()
+    renamed = client.patch(f"{API}{other['id']}/", {"name": "nightly"}, format="json")
+    assert renamed.status_code == 400 and list(renamed.json()["errors"]) == ["name"]
+    assert sorted(ReleaseSchedule.objects.values_list("pk", "name")) == [
+        (first["id"], "nightly"),
+        (other["id"], "other"),
+    ]
 
 
 def test_a_bad_change_is_a_400_and_changes_nothing(boss):
@@ -668,8 +682,9 @@ def test_an_admin_creates_runs_disables_and_deletes_a_schedule_on_the_pages(data
     )
     assert refused.status_code == 400
     assert ReleaseSchedule.objects.count() == 0
-    text = refused.content.decode()
-    assert "A whole number from 0 to 23." in text or "0 à 23" in text
+    errors = refused.context["form"].errors
+    assert sorted(errors) == ["hour", "keep_last"]
+    assert errors["hour"][0] in refused.content.decode()  # shown next to the field
 
     created = client.post(
         PAGES,
