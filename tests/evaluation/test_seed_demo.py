@@ -148,7 +148,11 @@ def test_with_piaf_every_figure_page_has_content(
     assert 50 < report["f1"] < 100  # annotator4 leaves leading articles out
     release = Release.objects.get(name="demo-piaf")
     assert release.status == "succeeded"
-    assert list(BaselineRun.objects.values_list("kind", "status")) == [("lexical", "pending")]
+    # Scored on release: the build recorded the lexical run in the release's first slot.
+    assert list(BaselineRun.objects.values_list("kind", "status", "scoring_key")) == [
+        ("lexical", "pending", "score-0")
+    ]
+    assert release.score_with == [{"kind": "lexical"}]
     # The build's own task finds the release done (built here) and does nothing.
     assert [name for name, _options in sent_tasks.calls] == [
         "exports.tasks.release_build_task",
