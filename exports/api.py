@@ -53,6 +53,9 @@ class ReleaseSerializer(serializers.ModelSerializer):
             "files",
             "manifest",
             "score_with",
+            "schedule",  # a scheduled snapshot's schedule (docs/release-schedules.md)
+            "data_fingerprint",
+            "files_pruned_at",  # its downloadable files removed by the schedule's retention
         ]
         read_only_fields = fields
 

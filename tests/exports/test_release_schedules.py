@@ -473,6 +473,11 @@ def test_a_pruned_snapshot_answers_410_and_its_page_says_why(data, boss, release
     assert list(answer.json()["errors"]) == ["name"]
     assert answer.json()["errors"]["name"] == [pruned_message()]
     assert api.get(f"/api/v1/releases/{made[1].pk}/files/hf-dev.jsonl").status_code == 200
+    shown = api.get(f"/api/v1/releases/{old.pk}/").json()
+    old.refresh_from_db()
+    assert (shown["schedule"], shown["data_fingerprint"]) == (old.schedule_id, old.data_fingerprint)
+    assert shown["files_pruned_at"] is not None
+    assert api.get(f"/api/v1/releases/{made[1].pk}/").json()["files_pruned_at"] is None
 
     client.force_login(boss)
     page = client.get(f"/manage/releases/{old.pk}/files/hf-dev.jsonl")
