@@ -16,9 +16,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db.models import Count
 
-from annotation.models import Campaign, Lease, ModelRound, QuestionType, Review
+from annotation.models import Answer, Campaign, Lease, ModelRound, QuestionType, Review
 from annotation.selectors.differences import difference_table
+from annotation.selectors.questions import shown_answers
 from corpus.models import Article, Split
 from exports.dataset import QuestionRow, with_ids
 
@@ -102,6 +104,7 @@ class SheetFigures:
         self.model_rounds: Counter = Counter()  # ModelRound id -> questions
         self._rounds: list | None = None
         self.dev_questions: list[int] = []  # the differences' sample is drawn from dev
+        self.answered: list[int] = []  # answerable questions: their answer types are read
 
     def count(self, split: str, chunks: Iterable[list[QuestionRow]]) -> Iterator[list[QuestionRow]]:
         """Yield `chunks` unchanged, counting them for the split."""
@@ -126,6 +129,8 @@ class SheetFigures:
                     figures.answer_words[len(answer.text.split())] += 1
                 if split == Split.DEV and not row.is_impossible:
                     self.dev_questions.append(row.pk)
+                if row.originals:
+                    self.answered.append(row.pk)
                 part = part_of[row.pk] = parts[row.imported]
                 part.by_split[split] += 1
                 part.unanswerable += row.is_impossible
@@ -225,6 +230,14 @@ def _unanswerable_release(options) -> bool:
 COUNT_COLUMNS = ["split", "wave", "articles", "paragraphs", "questions"]
 
 
+QUESTION_TYPES_METHOD = (
+    "Each question is typed by its question word, as in the FQuAD paper's table: rules on "
+    'the French interrogative words (a word asked in place counts, as in "construit en '
+    'quelle année ?"; "combien" makes how_many wherever it stands), the classifier of '
+    "the platform's analysis page (`annotation/question_types.py`)."
+)
+
+
 def _types(figures: SheetFigures, options) -> list[list]:
     rows = []
     for split in options.splits:
@@ -266,6 +279,102 @@ def length_figures(counts: Counter) -> list:
     middle = value_at(n // 2)
     median = middle if n % 2 else (value_at(n // 2 - 1) + middle) / 2
     return [n, f"{mean:.2f}", median, ordered[-1][0]]
+
+
+# The FQuAD paper's answer types in its order, named as the analysis page names them
+# (evaluation.views.results.ANSWER_TYPE_LABELS; exports may not import evaluation).
+ANSWER_TYPE_NAMES = {
+    "date": "date",
+    "number": "other number",
+    "person": "person",
+    "place": "place",
+    "other_entity": "other proper noun",
+    "common_noun": "common noun",
+    "verb": "verb",
+    "adjective": "adjective",
+    "other": "other",
+}
+UNTYPED = ""
+
+
+def answer_type_counts(figures: SheetFigures) -> dict[str, Counter]:
+    """Return, per split, how many of the release's original answers have each (type,
+    pipeline) stored, (UNTYPED, UNTYPED) for those not yet typed: one query, counted in SQL."""
+    answers = with_ids(
+        shown_answers().filter(kind=Answer.Kind.ORIGINAL), figures.answered, "question"
+    )
+    rows = (
+        answers.values_list(
+            "question__paragraph__article__split", "answer_type", "answer_type_pipeline"
+        )
+        .annotate(answers=Count("pk"))
+        .order_by()
+    )
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for split, kind, pipeline, number in rows:
+        counts[split][(kind, pipeline)] += number
+    return counts
+
+
+def _count_and_share(count: int, total: int) -> str:
+    return f"{count} ({100 * count / total:.1f} %)" if total else "0"
+
+
+def answer_types_section(figures: SheetFigures, options) -> list[str]:
+    """The FQuAD paper's answer types of the release's original answers, per split and in
+    all, from the types the dataset analysis stored (`Answer.answer_type`), naming the
+    pipelines that typed them and how many answers are not typed yet."""
+    if not figures.answered:
+        return []
+    counts = answer_type_counts(figures)
+    splits = [split for split in options.splits if counts.get(split)]
+    by_kind = {split: Counter() for split in [*splits, "all"]}
+    pipelines: Counter = Counter()
+    for split in splits:
+        for (kind, pipeline), number in counts[split].items():
+            by_kind[split][kind] += number
+            by_kind["all"][kind] += number
+            if pipeline:
+                pipelines[pipeline] += number
+    totals = {split: sum(by_kind[split].values()) for split in by_kind}
+    untyped = by_kind["all"][UNTYPED]
+    rows = [
+        [name, *(_count_and_share(by_kind[split][kind], totals[split]) for split in by_kind)]
+        for kind, name in ANSWER_TYPE_NAMES.items()
+    ]
+    others = set(by_kind["all"]) - set(ANSWER_TYPE_NAMES) - {UNTYPED}
+    for kind in sorted(others):  # a type this platform no longer knows, kept as stored
+        rows.append([kind, *(_count_and_share(by_kind[s][kind], totals[s]) for s in by_kind)])
+    if untyped:
+        rows.append(
+            ["not yet typed", *(_count_and_share(by_kind[s][UNTYPED], totals[s]) for s in by_kind)]
+        )
+    named = sorted(pipelines.items(), key=lambda item: (-item[1], item[0]))
+    if len(named) == 1:
+        who = f"spaCy's `{named[0][0]}`"
+    elif named:
+        who = "several pipelines: " + ", ".join(
+            f"`{pipeline}` ({_n(number, 'answer')})" for pipeline, number in named
+        )
+    else:
+        who = "no pipeline yet"
+    lines = [
+        "## Answer types (original answers)",
+        "",
+        "The FQuAD paper's answer types, with SQuAD's method: each original answer is typed "
+        "inside its paragraph (dates and other numbers first, by rules on the answer's text and "
+        "tokens; proper nouns by their named-entity label; the rest by the part of speech of "
+        "the answer's syntactic head). The types are those the platform's dataset analysis "
+        f"stored, typed by {who}; a reviewer's correction of a span clears its type until the "
+        "next analysis. Counts, then the share of the split's original answers.",
+        "",
+    ]
+    if untyped:
+        lines += [
+            f"{_n(untyped, 'answer')} not yet typed: run the dataset analysis before releasing.",
+            "",
+        ]
+    return lines + _table(["answer type", *splits, "all"], rows)
 
 
 def _articles(figures: SheetFigures):
@@ -572,6 +681,8 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += _table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
     lines += ["## Question types (% of questions)", ""]
     lines += _table(["split", *QuestionType.values], _types(figures, options))
+    lines += [QUESTION_TYPES_METHOD, ""]
+    lines += answer_types_section(figures, options)
     lines += ["## Answer lengths (words, original answers)", ""]
     lines += _table(
         ["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options)
