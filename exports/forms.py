@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from annotation.models import Campaign
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from corpus.models import Split
@@ -37,6 +38,14 @@ class ReleaseForm(forms.Form):
         choices=Split.choices,
         widget=forms.CheckboxSelectMultiple,
         initial=list(Split.values),
+    )
+    # The campaigns whose questions the release takes (`options["campaigns"]`); none: all.
+    campaigns = forms.TypedMultipleChoiceField(
+        label=_("Campaigns"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None checked: the questions of every campaign."),
     )
     approved_only = forms.BooleanField(
         label_suffix="", label=_("Only questions a reviewer approved or corrected"), required=False
@@ -96,6 +105,10 @@ class ReleaseForm(forms.Form):
         "score_http_model",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["campaigns"].choices = campaign_choices()
+
     def clean_squad_version(self) -> str:
         """Left out (an older form), it is 1.1."""
         return self.cleaned_data["squad_version"] or "1.1"
@@ -153,3 +166,10 @@ class ReleaseForm(forms.Form):
             else:
                 self.add_error(target, message)
         return True
+
+
+def campaign_choices() -> list[tuple[int, str]]:
+    """The campaigns a release may be limited to, newest first, each named with its kind."""
+    kinds = dict(Campaign.Kind.choices)
+    rows = Campaign.objects.order_by("-created_at", "-pk").values_list("pk", "name", "kind")
+    return [(pk, f"{name} ({kinds.get(kind, kind)})") for pk, name, kind in rows]
