@@ -1,5 +1,7 @@
 """The baseline runs API: admins start runs and follow them, with their scores; they import
-SQuAD-format training files (`/baseline-runs/training-files/`) that runs may train on."""
+SQuAD-format training files (`/baseline-runs/training-files/`) that runs may train on, stop
+sharing them (`…/training-files/{id}/unshare/`) and delete them (`DELETE
+…/training-files/{id}/`)."""
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -12,7 +14,9 @@ from core.api import JobViewSet
 from core.inputs import object_by_id
 from evaluation.baselines.runs import (
     baseline_run_start,
+    training_file_delete,
     training_file_import,
+    training_file_unshare,
     training_files_readable,
 )
 from evaluation.curves import learning_curve_start
@@ -182,3 +186,20 @@ class BaselineRunViewSet(JobViewSet):
             created_by=request.user,
         )
         return Response(TrainingFileSerializer(made).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=False, methods=["delete"], url_path=r"training-files/(?P<file_id>[^/.]+)")
+    def training_file(self, request, file_id=None):
+        """Delete a training file (yours, or a shared one) and its stored bytes; runs that
+        trained on it keep its name. 404 for a file you may not read; 409 while a run that
+        has not ended trains on it."""
+        training_file_delete(file_id=file_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={200: TrainingFileSerializer})
+    @action(detail=False, methods=["post"], url_path=r"training-files/(?P<file_id>[^/.]+)/unshare")
+    def training_file_stop_sharing(self, request, file_id=None):
+        """Stop sharing a training file (yours, or a shared one): only its uploader may then
+        read it and train on it."""
+        found = training_file_unshare(file_id=file_id, user=request.user)
+        return Response(TrainingFileSerializer(found).data)

@@ -40,7 +40,7 @@ from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
 from core.i18n import Text
-from core.inputs import check_text
+from core.inputs import check_text, object_by_id
 from core.jobs import job_enqueue, job_run
 from evaluation.answer_types import answer_types
 from evaluation.baselines.lexical import predict_all, predict_all_scored
@@ -414,6 +414,52 @@ def training_file_import(
     except BaseException:
         storage.delete(stored)
         raise
+
+
+def _training_file_managed(*, file_id, user) -> TrainingFile:
+    """Return the training file `user` may unshare or delete, locked: their own, or a shared
+    one (a shared file is every admin's: its uploader may have left). Another admin's private
+    file answers 404, the same as a file that does not exist, naming `training_file`."""
+    return object_by_id(
+        training_files_readable(user).select_for_update(),
+        file_id,
+        field="training_file",
+        missing=_("No training file that you may read."),
+    )
+
+
+def training_file_unshare(*, file_id, user) -> TrainingFile:
+    """Make a training file private to its uploader again: the other admins can no longer
+    see it or start runs on it; runs already recorded keep it as a source."""
+    with transaction.atomic():
+        found = _training_file_managed(file_id=file_id, user=user)
+        TrainingFile.objects.filter(pk=found.pk).update(shared=False)
+        found.shared = False
+    return found
+
+
+def training_file_delete(*, file_id, user) -> TrainingFile:
+    """Delete a training file and, once the deletion is committed, its stored bytes; return
+    the deleted row (its name, for the message).
+
+    Runs that trained on it keep their `train_sources` (its name, as a label); a run that has
+    not ended yet and trains on it refuses the deletion (409, naming `training_file`): it
+    would fail for want of its source.
+    """
+    with transaction.atomic():
+        found = _training_file_managed(file_id=file_id, user=user)
+        waiting = BaselineRun.objects.exclude(status__in=BaselineRun.FINISHED).values_list(
+            "pk", "train_sources"
+        )
+        for run_pk, sources in waiting:
+            if any(s.get("type") == "file" and s.get("id") == found.pk for s in sources or []):
+                message = _("Run #%(run)d trains on this file and has not ended: delete it after.")
+                raise ServiceError({"training_file": [message % {"run": run_pk}]}, status=409)
+        stored = found.storage_name
+        found.delete()
+        if stored:
+            transaction.on_commit(lambda: release_storage().delete(stored))
+    return found
 
 
 def _training_examples(run: BaselineRun) -> list[dict]:

@@ -20,7 +20,9 @@ from core.roles import Role
 from core.views import job_status_response
 from evaluation.baselines.runs import (
     baseline_run_start,
+    training_file_delete,
     training_file_import,
+    training_file_unshare,
     training_files_readable,
 )
 from evaluation.curves import learning_curve_start
@@ -178,6 +180,8 @@ def results_page(request):
     if request.method == "POST" and release is not None:
         if request.POST.get("form") == "training-file":
             return _import_file(request, release)
+        if request.POST.get("form") in ("training-file-delete", "training-file-unshare"):
+            return _manage_file(request, release)
         return _start_run(request, release)
     page = None
     if release is not None:
@@ -202,7 +206,9 @@ def results_page(request):
         "kinds": BaselineRun.Kind.choices,
         "matrix": _matrix(release) if release is not None else [],
         "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
-        "training_files": list(training_files_readable(request.user)[:100]),
+        "training_files": list(
+            training_files_readable(request.user).select_related("created_by")[:100]
+        ),
         "model_rounds": model_rounds_report(),
         "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
     }
@@ -241,6 +247,23 @@ def _import_file(request, release):
             _("Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.")
             % {"name": made.name, "n": made.counts["questions"], "skipped": made.counts["skipped"]},
         )
+    return redirect(f"{request.path}?release={release.pk}")
+
+
+def _manage_file(request, release):
+    """Delete a training file, or stop sharing it (the services say who may)."""
+    file_id = request.POST.get("file", "")
+    try:
+        if request.POST["form"] == "training-file-delete":
+            found = training_file_delete(file_id=file_id, user=request.user)
+            done = _("Training file %(name)s deleted.") % {"name": found.name}
+        else:
+            found = training_file_unshare(file_id=file_id, user=request.user)
+            done = _("Training file %(name)s is no longer shared.") % {"name": found.name}
+    except ServiceError as error:
+        messages.error(request, error.summary())
+    else:
+        messages.success(request, done)
     return redirect(f"{request.path}?release={release.pk}")
 
 
