@@ -14,6 +14,7 @@ from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_update
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
 from evaluation.analysis import analysis_execute, analysis_start, answer_types_store
 from evaluation.answer_types import answer_types, pipeline_name
 from evaluation.models import DatasetAnalysis
@@ -217,3 +218,22 @@ def test_an_approval_keeps_the_type(reviewed):
     review_submit(lease=reviewed, data={"verdict": "approve"})
 
     assert answer_row(reviewed) == ("Loire", "place", PIPELINE)
+
+
+@pytest.mark.django_db
+def test_the_analysis_page_says_how_many_answers_this_analysis_typed(client):
+    admin = UserFactory(username="boss", roles=[Role.ADMIN])
+    DatasetAnalysis.objects.create(
+        status=DatasetAnalysis.Status.SUCCEEDED,
+        results={"splits": {}, "answer_types_pipeline": PIPELINE, "answer_types_stored": 0},
+    )
+    client.force_login(admin)
+    client.cookies["django_language"] = "en"
+
+    html = client.get("/manage/analysis/").content.decode()
+
+    assert (
+        '<p class="hint" id="answer-types-stored">This analysis typed 0 answers; the others kept '
+        "the type an earlier analysis stored (a corrected span is typed again). Releases read "
+        "these stored types for their datasheets.</p>"
+    ) in html
