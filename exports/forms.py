@@ -119,6 +119,11 @@ class ReleaseForm(forms.Form):
     def scoring_fields(self):
         return [self[name] for name in self.SCORING_FIELDS]
 
+    def finetune_settings(self):
+        """The fine-tune's settings, shown side by side under its model."""
+        names = ("epochs", "learning_rate", "batch_size", "max_steps")
+        return [self[f"score_finetune_{name}"] for name in names]
+
     def release_arguments(self) -> dict:
         """Return `release_create`'s arguments: the options, and the `score_with` list."""
         data = dict(self.cleaned_data)
