@@ -56,19 +56,30 @@ def line_chart(
     y_max: float = 100.0,
     width: int = 640,
     height: int = 320,
+    numbered: bool = False,
 ) -> dict:
     """Return the context of partials/line_chart.html: an SVG plot of x–y series.
 
     Each series is {"label", "points": [(x, y)], "line": bool, "dots": bool, "color",
     "dash"}; a line joins its points in order, dots mark them. Coordinates are the viewBox's
-    (y grows downwards); ticks are round values from 0 to the axes' maxima.
+    (y grows downwards); ticks are round values from 0 to the axes' maxima. A `numbered` x
+    axis holds items 1 to `x_max` (snapshots, rounds): a tick on each whole number (every
+    other one, or fewer, past 12) and half a step of margin on each side, no 0.
     """
     left, right, top, bottom = 48, width - 32, 28, height - 40
-    x_ticks, y_ticks = _ticks(x_max), _ticks(y_max)
-    x_max, y_max = x_ticks[-1] or 1, y_ticks[-1] or 1
+    y_ticks = _ticks(y_max)
+    y_max = y_ticks[-1] or 1
+    if numbered:
+        count = max(1, int(x_max))
+        step = math.ceil(count / 12)
+        x_ticks = list(range(1, count + 1, step))
+        x_low, x_high = 0.5, count + 0.5
+    else:
+        x_ticks = _ticks(x_max)
+        x_low, x_high = 0, x_ticks[-1] or 1
 
     def sx(x: float) -> float:
-        return round(left + (right - left) * x / x_max, 1)
+        return round(left + (right - left) * (x - x_low) / (x_high - x_low), 1)
 
     def sy(y: float) -> float:
         return round(bottom - (bottom - top) * y / y_max, 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from core.charts import line_chart
 from core.errors import ServiceError
@@ -48,9 +49,26 @@ def snapshot_human_f1(release: Release, split: str) -> float | None:
     return found["f1"]
 
 
+# The kinds that score a release with one model; a learning curve is many models, drawn on
+# the results page instead.
+CHARTED_KINDS = (
+    BaselineRun.Kind.LEXICAL,
+    BaselineRun.Kind.FINETUNE,
+    BaselineRun.Kind.EVALUATE,
+    BaselineRun.Kind.HTTP,
+)
+KIND_NAMES = {
+    BaselineRun.Kind.LEXICAL: _lazy("lexical"),
+    BaselineRun.Kind.FINETUNE: _lazy("fine-tuned"),
+    BaselineRun.Kind.EVALUATE: _lazy("evaluated"),
+    BaselineRun.Kind.HTTP: _lazy("served"),
+}
+
+
 def _baseline(run: BaselineRun) -> str:
-    """A baseline's name across releases: its kind and model."""
-    return f"{run.kind} · {run.model_name}" if run.model_name else run.kind
+    """A baseline's name across releases: its model and, in words, its kind."""
+    kind = str(KIND_NAMES[run.kind])
+    return f"{run.model_name} ({kind})" if run.model_name else kind
 
 
 def schedule_figures(schedule: ReleaseSchedule) -> dict:
@@ -63,7 +81,7 @@ def schedule_figures(schedule: ReleaseSchedule) -> dict:
     )
     snapshots.reverse()
     runs = BaselineRun.objects.filter(
-        release__in=snapshots, status=BaselineRun.Status.SUCCEEDED
+        release__in=snapshots, status=BaselineRun.Status.SUCCEEDED, kind__in=CHARTED_KINDS
     ).order_by("created_at", "pk")
     scores: dict[str, dict[int, dict[str, float]]] = {}
     for run in runs:  # oldest first: a newer run of the same baseline replaces an older one
@@ -113,9 +131,13 @@ def _chart(figures: dict) -> dict:
                     "dots": True,
                 }
             )
-    # Whole-numbered snapshots: at least 5 on the axis, so that the ticks fall on whole numbers.
+    # The snapshots are numbered as in the table: a tick on each, no 0.
     return line_chart(
-        _("F1 across the snapshots"), series, x_max=max(5, len(figures["rows"])), y_max=100.0
+        _("F1 across the snapshots"),
+        series,
+        x_max=len(figures["rows"]),
+        y_max=100.0,
+        numbered=True,
     )
 
 

@@ -196,3 +196,17 @@ def test_the_line_chart_maps_values_to_the_plot_and_rounds_its_axes():
     (series,) = chart["series"]
     assert series["path"] == f"{plot['left']}.0,{plot['bottom']}.0 328.0,154.0"
     assert [(d["cx"], d["cy"]) for d in series["dots"]] == [(48.0, 280.0), (328.0, 154.0)]
+
+
+def test_a_numbered_axis_ticks_each_item_with_half_a_step_of_margin():
+    chart = line_chart(
+        "t", [{"label": "F1", "points": [(1, 0), (2, 100)], "dots": True}], x_max=2, numbered=True
+    )
+    plot = chart["plot"]  # left 48, right 608: 560 wide for 0.5 … 2.5
+    assert [(t["value"], t["at"]) for t in chart["x_ticks"]] == [(1, 188.0), (2, 468.0)]
+    assert [(d["cx"], d["cy"]) for d in chart["series"][0]["dots"]] == [
+        (188.0, plot["bottom"]),
+        (468.0, plot["top"]),
+    ]
+    many = line_chart("t", [], x_max=30, numbered=True)
+    assert [t["value"] for t in many["x_ticks"]] == list(range(1, 31, 3))

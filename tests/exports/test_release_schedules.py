@@ -757,11 +757,20 @@ def test_the_chart_shows_each_baseline_f1_across_the_snapshots_beside_humans(dat
     BaselineRun.objects.create(  # unfinished: not charted
         release=first, kind="lexical", status="running", metrics={"dev": {"f1": 1.0}}
     )
+    BaselineRun.objects.create(  # many models, drawn on the results page: not charted
+        release=second,
+        kind="learning_curve",
+        model="camembert-base",
+        status="succeeded",
+        metrics={"dev": {"f1": 75.5, "exact_match": 60.5}},
+    )
     client.force_login(boss)
     page = client.get(f"{PAGES}{schedule.pk}/chart/")
     assert page.status_code == 200
     figures = page.context["figures"]
-    assert figures["baselines"] == ["finetune · camembert-base", "lexical"]
+    assert figures["baselines"] == ["camembert-base (fine-tuned)", "lexical"]
+    # The snapshots numbered 1 and 2 as in the table, half a step from each edge.
+    assert [t["value"] for t in page.context["chart"]["x_ticks"]] == [1, 2]
     rows = [
         (r["release"].pk, round(r["human"]["dev"], 4), r["human"]["test"], r["scores"])
         for r in figures["rows"]
