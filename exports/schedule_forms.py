@@ -4,7 +4,6 @@ group, the slots and the retention. Types only; the rules are `exports.schedules
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from annotation.models import Campaign
 from exports.forms import ReleaseForm
 from exports.models import ReleaseSchedule
 
@@ -29,13 +28,6 @@ class ScheduleForm(ReleaseForm):
         label=_("Version"), max_length=16, initial="1.0", help_text=_("Like 1.1")
     )
     description = None
-    campaigns = forms.TypedMultipleChoiceField(
-        label=_("Campaigns"),
-        coerce=int,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("None chosen: the questions of every campaign."),
-    )
     frequency = forms.ChoiceField(
         label=_("Frequency"), choices=ReleaseSchedule.Frequency.choices, initial="daily"
     )
@@ -58,13 +50,6 @@ class ScheduleForm(ReleaseForm):
     enabled = forms.BooleanField(label_suffix="", label=_("Enabled"), required=False, initial=True)
 
     field_order = ["name", "version", "campaigns", "frequency", "hour", "weekday", "keep_last"]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["campaigns"].choices = [
-            (pk, name)
-            for pk, name in Campaign.objects.order_by("name", "pk").values_list("pk", "name")
-        ]
 
     def schedule_arguments(self) -> dict:
         """Return `schedule_create`'s (or `schedule_update`'s) values."""
