@@ -4,7 +4,7 @@ sharing them (`…/training-files/{id}/unshare/`) and delete them (`DELETE
 …/training-files/{id}/`)."""
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -22,6 +22,9 @@ from evaluation.baselines.runs import (
 from evaluation.curves import learning_curve_start
 from evaluation.models import BaselineRun, TrainingFile
 from exports.models import Release
+
+# A training file's id in the path (its rows are TrainingFile, not this viewset's runs).
+FILE_ID = OpenApiParameter("file_id", int, OpenApiParameter.PATH)
 
 
 class BaselineRunSerializer(serializers.ModelSerializer):
@@ -187,7 +190,7 @@ class BaselineRunViewSet(JobViewSet):
         )
         return Response(TrainingFileSerializer(made).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None}, parameters=[FILE_ID])
     @action(detail=False, methods=["delete"], url_path=r"training-files/(?P<file_id>[^/.]+)")
     def training_file(self, request, file_id=None):
         """Delete a training file (yours, or a shared one) and its stored bytes; runs that
@@ -196,7 +199,7 @@ class BaselineRunViewSet(JobViewSet):
         training_file_delete(file_id=file_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={200: TrainingFileSerializer})
+    @extend_schema(request=None, responses={200: TrainingFileSerializer}, parameters=[FILE_ID])
     @action(detail=False, methods=["post"], url_path=r"training-files/(?P<file_id>[^/.]+)/unshare")
     def training_file_stop_sharing(self, request, file_id=None):
         """Stop sharing a training file (yours, or a shared one): only its uploader may then

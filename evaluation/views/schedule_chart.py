@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from core.charts import line_chart
 from core.errors import ServiceError
@@ -58,10 +58,10 @@ CHARTED_KINDS = (
     BaselineRun.Kind.HTTP,
 )
 KIND_NAMES = {
-    BaselineRun.Kind.LEXICAL: _lazy("lexical"),
-    BaselineRun.Kind.FINETUNE: _lazy("fine-tuned"),
-    BaselineRun.Kind.EVALUATE: _lazy("evaluated"),
-    BaselineRun.Kind.HTTP: _lazy("served"),
+    BaselineRun.Kind.LEXICAL: gettext_lazy("lexical"),
+    BaselineRun.Kind.FINETUNE: gettext_lazy("fine-tuned"),
+    BaselineRun.Kind.EVALUATE: gettext_lazy("evaluated"),
+    BaselineRun.Kind.HTTP: gettext_lazy("served"),
 }
 
 

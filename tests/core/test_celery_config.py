@@ -54,4 +54,5 @@ def test_beat_keeps_mrqa_tokens_ahead_on_the_export_queue():
     assert app.amqp.router.route({}, "exports.tasks.tokens_ahead_task")["queue"].name == "export"
     tick = app.conf.beat_schedule["release-schedules-tick"]
     assert "exports.tasks.release_schedules_tick_task" in app.tasks
-    assert app.amqp.router.route(tick["options"], tick["task"])["queue"].name == "default"
+    # route() writes the Queue it found into the options it is given: a copy, not the setting
+    assert app.amqp.router.route(dict(tick["options"]), tick["task"])["queue"].name == "default"

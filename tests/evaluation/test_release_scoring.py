@@ -189,7 +189,7 @@ def test_the_release_page_loads_the_scoring_runs_live_then_their_scores(
 
     page = client.get(f"/manage/releases/{release.pk}/").content.decode()
     assert f'hx-get="{url}" hx-trigger="load"' in page
-    assert '<dd id="release-score-with">a predict server, the lexical baseline</dd>' in page
+    assert '<dd id="release-score-with">un serveur de prédiction, la référence lexicale</dd>' in page
 
     pending = client.get(url, headers={"HX-Request": "true"})
     html = pending.content.decode().strip()

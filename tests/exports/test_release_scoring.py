@@ -260,8 +260,8 @@ def test_the_release_form_has_a_score_with_fieldset_and_records_its_choices(clie
     ]
     shown = client.get(f"{PAGES}{release.pk}/").content.decode()
     assert (
-        '<dd id="release-score-with">the lexical baseline, a fine-tune of '
-        "<code>camembert-base</code>, a predict server</dd>" in shown
+        '<dd id="release-score-with">la référence lexicale, un affinage de '
+        "<code>camembert-base</code>, un serveur de prédiction</dd>" in shown
     )
     client.post(PAGES, form(name="plain"))
     assert Release.objects.get(name="plain").score_with == []
