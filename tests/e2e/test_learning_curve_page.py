@@ -9,7 +9,6 @@ from django.db.models import F
 from playwright.sync_api import expect
 
 from annotation.models import Campaign, Lease
-from tests.e2e.conftest import browser, page  # noqa: F401 (the e2e fixtures)
 from tests.e2e.test_sign_in import sign_in
 from tests.evaluation.test_learning_curve_runs import (  # noqa: F401 (autouse fixture)
     finished_curve,
@@ -21,7 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_results_page_draws_the_curve_and_the_dashboard_loads_the_estimate(
-    page,  # noqa: F811
+    page,
     live_server,
 ):
     release = make_release()

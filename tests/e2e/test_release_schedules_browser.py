@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from config.celery import app
 from core.roles import Role
 from exports.models import Release, ReleaseSchedule
-from tests.e2e.conftest import browser, settle  # noqa: F401 (the session's Chromium)
+from tests.e2e.conftest import settle
 from tests.e2e.test_sign_in import sign_in
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def page(browser):  # noqa: F811 (tests/e2e's page, which lives in its own conftest)
+def page(browser):  # a French page: overrides the conftest's
     context = browser.new_context(locale="fr-FR")
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 from core.roles import Role
 from evaluation.models import BaselineRun
 from exports.models import Release
-from tests.e2e.conftest import browser, page  # noqa: F401 (the browser tests' fixtures)
 from tests.e2e.test_sign_in import sign_in
 from tests.evaluation.test_baseline_runs import make_release
 from tests.factories import UserFactory
@@ -38,7 +37,7 @@ def shared_var(tmp_path, settings, redis_worker_factory):
 
 
 def test_an_admin_watches_the_scores_of_a_new_release_arrive(
-    page,  # noqa: F811
+    page,
     live_server,
     shared_var,
 ):
