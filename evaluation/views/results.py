@@ -112,6 +112,7 @@ def _matrix(release) -> list[dict]:
     model, its newest finished run's F1/EM on this release's dev and test splits."""
     runs = (
         BaselineRun.objects.filter(release=release, status=BaselineRun.Status.SUCCEEDED)
+        .exclude(kind=BaselineRun.Kind.LEARNING_CURVE)  # many models: drawn as its curve
         .select_related("release")
         .order_by("-created_at", "-id")[:MATRIX_RUNS]
     )
