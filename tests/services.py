@@ -44,28 +44,33 @@ def manage(*args: str, env: dict, timeout: float = 120) -> subprocess.CompletedP
     )
 
 
+def worker_argv(*, queues: str, name: str) -> list[str]:
+    """The command line of a real Celery worker (one process, on `queues`) for the tests."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--queues",
+        queues,
+        "--pool",
+        "solo",
+        "--hostname",
+        f"{name}@%h",
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+
+
 def start_worker(*, env: dict, queues: str, name: str) -> subprocess.Popen:
     """Start a real Celery worker and return once it reports ready."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--queues",
-            queues,
-            "--pool",
-            "solo",
-            "--hostname",
-            f"{name}@%h",
-            "--loglevel",
-            "INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
+        worker_argv(queues=queues, name=name),
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -44,7 +44,7 @@ def test_an_admin_schedules_snapshots_and_runs_one_now(page, live_server, monkey
     form.locator("#id_hour").fill("3")
     form.locator("#id_keep_last").fill("0")  # refused: at least 1
     form.get_by_role("button").click()
-    expect(form.locator(".errorlist")).to_contain_text("at least 1")
+    expect(form.locator(".errorlist")).to_contain_text("Un nombre entier, au moins 1.")
     assert ReleaseSchedule.objects.count() == 0
 
     form.locator("#id_keep_last").fill("2")
@@ -60,7 +60,7 @@ def test_an_admin_schedules_snapshots_and_runs_one_now(page, live_server, monkey
     row = page.locator(f'#snapshot-list tr[data-release="{snapshot.pk}"]')
     expect(row).to_contain_text(snapshot.name)
     page.locator("#schedule-run").click()
-    expect(page.locator(".messages")).to_contain_text("nothing to build")
+    expect(page.locator(".messages")).to_contain_text("rien à construire")
     assert Release.objects.count() == 1
     # The chart partial (evaluation) replaced its placeholder: no finished snapshot yet.
     expect(page.locator("#schedule-chart .empty-state")).to_be_visible()

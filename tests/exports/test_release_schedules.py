@@ -765,6 +765,7 @@ def test_the_chart_shows_each_baseline_f1_across_the_snapshots_beside_humans(dat
         metrics={"dev": {"f1": 75.5, "exact_match": 60.5}},
     )
     client.force_login(boss)
+    client.cookies["django_language"] = "en"
     page = client.get(f"{PAGES}{schedule.pk}/chart/")
     assert page.status_code == 200
     figures = page.context["figures"]
@@ -789,18 +790,18 @@ def test_the_chart_shows_each_baseline_f1_across_the_snapshots_beside_humans(dat
     table = text[text.index('id="schedule-f1-table"') :]
     cells = [c.split("</td>", 1)[0].strip() for c in table.split('<td class="num">')[1:]]
     assert cells == [
-        "88,9",
+        "88.9",
         "—",
         "—",
         "—",
-        "41,2",
-        "38,5",
-        "88,9",
+        "41.2",
+        "38.5",
+        "88.9",
         "—",
-        "81,5",
-        "79,3",
-        "43,8",
-        "40,0",
+        "81.5",
+        "79.3",
+        "43.8",
+        "40.0",
     ]
     assert '<title id="schedule-f1-title">' in text and '<desc id="schedule-f1-desc">' in text
     # humans on dev (no test question has three answers) and two baselines, dev and test

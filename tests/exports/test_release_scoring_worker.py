@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from io import StringIO
 from pathlib import Path
@@ -30,7 +29,7 @@ from exports.services import release_create
 from tests.conftest import database_url_of
 from tests.factories import UserFactory
 from tests.needs import PIAF, require_file
-from tests.services import ROOT, manage_env, wait_until
+from tests.services import ROOT, manage_env, wait_until, worker_argv
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -44,25 +43,7 @@ class Worker:
         self.log_path = folder / f"worker-{name}.log"
         self.log_file = self.log_path.open("w")
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--queues",
-                queues,
-                "--pool",
-                "solo",
-                "--hostname",
-                f"{name}@%h",
-                "--loglevel",
-                "INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
+            worker_argv(queues=queues, name=name),
             cwd=ROOT,
             env=env,
             stdout=self.log_file,
