@@ -1,6 +1,7 @@
 """Helpers for tests that talk to real processes: wait for a condition, run manage.py."""
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -65,6 +66,56 @@ def worker_argv(*, queues: str, name: str) -> list[str]:
         "--without-mingle",
         "--without-heartbeat",
     ]
+
+
+class WorkerProcess:
+    """A real Celery worker on `queues`, in its own session (process group) so that it can be
+    killed whole, its output read line by line."""
+
+    def __init__(self, env: dict, name: str, queues: str):
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            worker_argv(queues=queues, name=name),
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.ready.wait(60):
+            self.kill()
+            raise RuntimeError("the worker did not start:\n" + self.log())
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if " ready." in line:
+                self.ready.set()
+
+    def output(self) -> str:
+        """Everything the worker wrote so far."""
+        return "".join(self.lines)
+
+    def log(self) -> str:
+        """The worker's last lines, for a failed assertion's message."""
+        return "".join(self.lines[-60:])
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group, as an OOM killer or a lost host would."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=20)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
 
 
 def start_worker(*, env: dict, queues: str, name: str) -> subprocess.Popen:

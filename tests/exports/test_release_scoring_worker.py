@@ -5,111 +5,33 @@ after the release is done (the runs' tasks then reach the broker twice).
 
 The workers are real Celery processes reading the test database, fed by the real Redis
 (`redis_worker_factory` checks and empties it), one process each (`--pool solo`), so a SIGKILL
-of the process is the loss of the worker. Their logs go to files of the test's folder.
+of the process is the loss of the worker (`tests.services.WorkerProcess`).
 """
 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import time
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from config.celery import app
-from core.roles import Role
 from evaluation.models import BaselineRun
 from exports.models import Release
 from exports.services import release_create
-from tests.conftest import database_url_of
-from tests.factories import UserFactory
+from tests.exports.test_release_worker import (  # noqa: F401 (the workers' fixtures)
+    boss,
+    var_dir,
+    workers,
+)
 from tests.needs import PIAF, require_file
-from tests.services import ROOT, manage_env, wait_until, worker_argv
+from tests.services import wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 WAIT = 180  # seconds, for any one thing a worker must do
-
-
-class Worker:
-    """A Celery worker process on the given queues, its log in a file."""
-
-    def __init__(self, env: dict, name: str, queues: str, folder: Path):
-        self.log_path = folder / f"worker-{name}.log"
-        self.log_file = self.log_path.open("w")
-        self.process = subprocess.Popen(
-            worker_argv(queues=queues, name=name),
-            cwd=ROOT,
-            env=env,
-            stdout=self.log_file,
-            stderr=subprocess.STDOUT,
-        )
-        ready = wait_until(lambda: " ready." in self.log(), bool, timeout=60, interval=0.1)
-        if not ready or self.process.poll() is not None:
-            self.kill()
-            raise RuntimeError("the worker did not start:\n" + self.log())
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")[-6000:]
-
-    def kill(self) -> None:
-        """SIGKILL the worker, as an OOM killer or a lost host would (solo pool: one process)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=20)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.log_file.close()
-
-
-@pytest.fixture
-def var_dir(tmp_path, settings) -> Path:
-    """The workers' VAR_DIR; this process reads the same releases folder."""
-    var = tmp_path / "var"
-    var.mkdir()
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(var / "releases")},
-        },
-    }
-    return var
-
-
-@pytest.fixture
-def workers(redis_worker_factory, var_dir, tmp_path):
-    started: list[Worker] = []
-
-    def start(name: str, queues: str, **extra_env) -> Worker:
-        env = manage_env(
-            DATABASE_URL=database_url_of(connection.settings_dict),
-            VAR_DIR=str(var_dir),
-            **extra_env,
-        )
-        worker = Worker(env, name, queues, tmp_path)
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        worker.stop()
-
-
-@pytest.fixture
-def boss(transactional_db):
-    return UserFactory(username="boss", roles=[Role.ADMIN])
 
 
 @pytest.fixture
@@ -157,7 +79,11 @@ def assert_one_finished_lexical_run(made: Release, log: str) -> BaselineRun:
     return run
 
 
-def test_a_killed_build_redelivered_scores_the_release_exactly_once(workers, boss, piaf):
+def test_a_killed_build_redelivered_scores_the_release_exactly_once(
+    workers,  # noqa: F811 (imported fixtures)
+    boss,  # noqa: F811
+    piaf,
+):
     started = time.monotonic()
     env = {"BROKER_VISIBILITY_TIMEOUT": "2"}
     first = workers("first", "export,default", **env)
@@ -207,7 +133,9 @@ def test_a_killed_build_redelivered_scores_the_release_exactly_once(workers, bos
 
 
 def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_and_it_runs_once(
-    workers, boss, piaf
+    workers,  # noqa: F811 (imported fixtures)
+    boss,  # noqa: F811
+    piaf,
 ):
     """The worker died between the commit and the acknowledgement: the build task comes back
     for a done release and sends its runs that never started; their tasks may then reach the
@@ -229,7 +157,7 @@ def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_an
     # The broker delivers the build task again, as after a lost acknowledgement.
     app.send_task("exports.tasks.release_build_task", kwargs={"job_pk": made.pk}, queue="export")
     wait_until(
-        lambda: handled(exporter.log(), "exports.tasks.release_build_task"),
+        lambda: handled(exporter.output(), "exports.tasks.release_build_task"),
         lambda n: n >= 2,
         timeout=WAIT,
     )
@@ -240,7 +168,7 @@ def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_an
     run = assert_one_finished_lexical_run(done, scorer.log())
     # Both deliveries of the run's task were received: one ran it, the other found it done.
     deliveries = wait_until(
-        lambda: handled(scorer.log(), "evaluation.tasks.baseline_task"),
+        lambda: handled(scorer.output(), "evaluation.tasks.baseline_task"),
         lambda n: n >= 2,
         timeout=WAIT,
     )

@@ -9,11 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import signal
-import subprocess
-import sys
-import threading
 import time
 from io import StringIO
 from pathlib import Path
@@ -29,7 +24,7 @@ from tests.conftest import database_url_of
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 from tests.needs import PIAF, require_file
-from tests.services import ROOT, manage_env, wait_until
+from tests.services import WorkerProcess, manage_env, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -106,80 +101,19 @@ def assert_stored_as_recorded(var: Path, release: Release) -> dict[str, str]:
     return {name: row.sha256 for name, row in rows.items()}
 
 
-class Worker:
-    """A Celery worker in its own session (process group), so that it can be killed whole."""
-
-    def __init__(self, env: dict, name: str):
-        self.lines: list[str] = []
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--queues",
-                "export",
-                "--pool",
-                "solo",
-                "--hostname",
-                f"{name}@%h",
-                "--loglevel",
-                "INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-        if not self.ready.wait(60):
-            self.kill()
-            raise RuntimeError("the worker did not start:\n" + self.log())
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.append(line)
-            if " ready." in line:
-                self.ready.set()
-
-    def log(self) -> str:
-        return "".join(self.lines[-60:])
-
-    def kill(self) -> None:
-        """SIGKILL the worker's whole process group, as an OOM killer or a lost host would."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=20)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
 def workers(redis_worker_factory, var_dir):
-    """Start export workers on the test database (Redis checked and emptied by the factory)."""
-    started: list[Worker] = []
+    """Start workers (export, unless other queues are named) on the test database (Redis
+    checked and emptied by the factory)."""
+    started: list[WorkerProcess] = []
 
-    def start(name: str, **extra_env) -> Worker:
+    def start(name: str, queues: str = "export", **extra_env) -> WorkerProcess:
         env = manage_env(
             DATABASE_URL=database_url_of(connection.settings_dict),
             VAR_DIR=str(var_dir),
             **extra_env,
         )
-        worker = Worker(env, name)
+        worker = WorkerProcess(env, name, queues)
         started.append(worker)
         return worker
 
