@@ -28,6 +28,7 @@ from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
 from exports.models import Release
 from exports.services import release_build, release_create
+from tests.evaluation.test_baseline_runs import releases_folder  # noqa: F401 (autouse)
 from tests.factories import UserFactory
 from tests.services import wait_until
 
@@ -58,20 +59,6 @@ def article(i: int) -> tuple[str, str, str, list[tuple[str, str]]]:
 
 
 ARTICLES = [article(i) for i in range(len(NAMES))]
-
-
-@pytest.fixture(autouse=True)
-def releases_folder(settings, tmp_path) -> Path:
-    folder = tmp_path / "var"
-    settings.VAR_DIR = folder
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "releases": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(folder / "releases")},
-        },
-    }
-    return folder
 
 
 def make_release(**options) -> Release:
@@ -127,7 +114,9 @@ TINY = {"max_steps": 2, "batch_size": 2, "eval_batch_size": 8}
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_tiny_model_on_nested_fractions_through_a_gpu_queue_worker_gives_four_points_and_a_fit(
-    redis_worker_factory, releases_folder, tmp_path
+    redis_worker_factory,
+    releases_folder,  # noqa: F811 (the imported fixture)
+    tmp_path,
 ):
     from evaluation.curves import learning_curve_start
 
