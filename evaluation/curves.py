@@ -202,7 +202,7 @@ def _work(run: BaselineRun, report) -> Text:
         )
         report(band[0], shown)
         started = time.monotonic()
-        model, tokenizer = _pretrained(run.model)
+        model, tokenizer = qa.load_pretrained(run.model)  # each point starts afresh
 
         def progress(step, band=band, shown=shown):
             share = step.step / max(step.total_steps, 1)
@@ -262,16 +262,6 @@ def _work(run: BaselineRun, report) -> Text:
         gettext_noop("%(n)d points; F1 at 2× the train questions ≈ %(f1).1f"),
         {"n": len(points), "f1": estimate},
     )
-
-
-def _pretrained(name: str):
-    """Return a fresh (model, tokenizer) of the run's model: each point starts from it."""
-    from transformers import AutoModelForQuestionAnswering, AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(name)
-    # Weights are read from safetensors only: a pickled checkpoint could run code when loaded.
-    model = AutoModelForQuestionAnswering.from_pretrained(name, use_safetensors=True)
-    return model, tokenizer
 
 
 def _campaigns(ids: list[str]) -> dict[str, int]:

@@ -78,10 +78,7 @@ def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, s
     if Path(where).is_dir():
         model, tokenizer = qa.load_checkpoint(where)
     else:  # a hub name an evaluate-only run was given (read as safetensors only, as runs do)
-        from transformers import AutoModelForQuestionAnswering, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(where)
-        model = AutoModelForQuestionAnswering.from_pretrained(where, use_safetensors=True)
+        model, tokenizer = qa.load_pretrained(where)
     config = qa.TrainConfig(**run.hyperparameters)
     return qa.predict(model, tokenizer, examples, config)
 

@@ -2,7 +2,8 @@
 
 Pickled weights (``pytorch_model.bin``) can run code when loaded, so none is ever written or
 read here; ``torch.load``, where it is ever needed, must be called with ``weights_only=True``.
-Loading never reaches a model hub: the directory must exist locally.
+Loading a checkpoint never reaches a model hub: the directory must exist locally;
+``load_pretrained`` reads a model to start from by hub name or folder, safetensors only too.
 """
 
 import inspect
@@ -51,4 +52,13 @@ def load_checkpoint(directory: str | Path):
         directory, use_safetensors=True, local_files_only=True
     )
     tokenizer = AutoTokenizer.from_pretrained(directory, local_files_only=True)
+    return model, tokenizer
+
+
+def load_pretrained(name: str | Path):
+    """Return ``(model, tokenizer)`` of a model to start from or to evaluate: a hub name or a
+    local folder, its weights read from safetensors only (a pickled checkpoint could run code
+    when loaded)."""
+    tokenizer = AutoTokenizer.from_pretrained(name)
+    model = AutoModelForQuestionAnswering.from_pretrained(name, use_safetensors=True)
     return model, tokenizer

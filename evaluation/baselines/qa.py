@@ -12,7 +12,7 @@ Needs torch, transformers, tokenizers and safetensors (the project's ``gpu`` ext
 Django, so it also runs on a bare GPU machine.
 """
 
-from .checkpoints import load_checkpoint, save_checkpoint
+from .checkpoints import load_checkpoint, load_pretrained, save_checkpoint
 from .features import (
     answer_token_span,
     check_windows_cover_contexts,
@@ -30,6 +30,7 @@ __all__ = [
     "answer_token_span",
     "check_windows_cover_contexts",
     "load_checkpoint",
+    "load_pretrained",
     "postprocess_predictions",
     "postprocess_with_null",
     "predict",

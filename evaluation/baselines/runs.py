@@ -610,13 +610,10 @@ def _transformers_model(run, report):
             "`gpu` extra on the machine that consumes the gpu queue"
         ) from error
     import torch
-    from transformers import AutoModelForQuestionAnswering, AutoTokenizer
 
     # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})
-    tokenizer = AutoTokenizer.from_pretrained(run.model)
-    # Weights are read from safetensors only: a pickled checkpoint could run code when loaded.
-    model = AutoModelForQuestionAnswering.from_pretrained(run.model, use_safetensors=True)
+    model, tokenizer = qa.load_pretrained(run.model)
     if run.kind == BaselineRun.Kind.FINETUNE:
         train_examples = _training_examples(run)
         if run.release.squad_version != "2.0":
