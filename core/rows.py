@@ -21,16 +21,41 @@ def width(model) -> int:
     return len(model._meta.concrete_fields)
 
 
+def converters(model) -> list[tuple]:
+    """Each concrete column's (expression, converters), as the ORM's compiler applies them:
+    the backend's first (SQLite hands back a datetime as naive text, a decimal as a float, a
+    boolean as an integer; psycopg already gives Python values), then the field's own
+    (`from_db_value`: JSON, custom fields). Cached per model and backend."""
+    key = (model, connection.vendor)
+    found = _CONVERTERS.get(key)
+    if found is None:
+        table = model._meta.db_table
+        found = []
+        for field in model._meta.concrete_fields:
+            column = field.get_col(table)
+            steps = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            found.append((column, tuple(steps)))
+        _CONVERTERS[key] = found
+    return found
+
+
+_CONVERTERS: dict = {}
+
+
+def convert(model, values) -> list:
+    """A row of the model's concrete columns as the ORM would read it, column by column."""
+    converted = []
+    for value, (column, steps) in zip(values, converters(model), strict=True):
+        for step in steps:
+            value = step(value, column, connection)
+        converted.append(value)
+    return converted
+
+
 def built(model, values):
     """A model instance from its concrete columns' values, converted as the ORM would."""
-    fields = model._meta.concrete_fields
-    values = [
-        field.from_db_value(value, None, connection)
-        if value is not None and hasattr(field, "from_db_value")
-        else value
-        for field, value in zip(fields, values, strict=True)
-    ]
-    return model.from_db(connection.alias, [field.attname for field in fields], values)
+    names = [field.attname for field in model._meta.concrete_fields]
+    return model.from_db(connection.alias, names, convert(model, values))
 
 
 def split_row(row, models) -> list:
