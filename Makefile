@@ -31,10 +31,12 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bin/serve
 
-## test: the whole suite (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL say otherwise)
+## test: the whole suite, on PostgreSQL and Redis (127.0.0.1 unless DATABASE_URL/REDIS_URL say
+## otherwise), started first if installed but stopped (bin/test-services says what to install)
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/qaplatform
 test: export REDIS_URL ?= redis://127.0.0.1:6379/1
 test: install-dev lint
+	bin/test-services
 	$(BIN)/python manage.py makemigrations --check --dry-run --noinput
 	$(BIN)/python -m pytest
 

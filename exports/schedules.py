@@ -290,16 +290,11 @@ def _snapshot(
     ):
         ReleaseSchedule.objects.filter(pk=schedule.pk).update(last_checked_at=now)
         return SnapshotOutcome(schedule, None, fingerprint)
-    # Named by the slot's time in UTC (a local time repeats when the clocks go back); a
-    # manual snapshot's name has the seconds too: never the name of a slot's snapshot.
-    utc = stamp.astimezone(UTC)
-    name = f"{schedule.name}-{utc:%Y%m%d-%H%M}"
-    if manual:
-        name = _free_name(f"{schedule.name}-{utc:%Y%m%d-%H%M%S}")
+    name, version = snapshot_identity(schedule, stamp, manual=manual)
     release = release_create(
         created_by=created_by,
         name=name,
-        version=f"{schedule.version}+{utc:%Y%m%d.%H%M}",
+        version=version,
         schedule=schedule,
         data_fingerprint=fingerprint,
         score_with=schedule.score_with,
@@ -311,9 +306,26 @@ def _snapshot(
     return SnapshotOutcome(schedule, release, fingerprint)
 
 
+def snapshot_identity(schedule: ReleaseSchedule, stamp: datetime, *, manual: bool):
+    """Return the (name, version) of the snapshot of `stamp` (its slot, or "run now"'s time).
+
+    Named by the stamp in UTC (a local time repeats when the clocks go back): to the minute
+    for a slot on a whole minute (every slot `next_slot` gives is on a whole hour), to the
+    second otherwise, and always to the second for "run now". Two different slots therefore
+    get two different names unless they fall in the same second; a name taken anyway (a
+    release made by hand, a "run now" in the slot's second, two slots in one second) gets
+    `-2`, `-3`…: a slot is never lost to its name.
+    """
+    utc = stamp.astimezone(UTC)
+    whole_minute = utc.second == 0 and utc.microsecond == 0
+    clock = "%H%M" if whole_minute and not manual else "%H%M%S"
+    name = _free_name(f"{schedule.name}-{utc:%Y%m%d}-{utc.strftime(clock)}")
+    return name, f"{schedule.version}+{utc:%Y%m%d}.{utc.strftime(clock)}"
+
+
 def _free_name(name: str) -> str:
-    """Return `name`, or `name-2`, `name-3`… when taken (two manual snapshots in a second;
-    they are serialized by the schedule's row lock)."""
+    """Return `name`, or `name-2`, `name-3`… when taken (they are serialized by the
+    schedule's row lock; the unique index is the last word)."""
     taken = set(Release.objects.filter(name__startswith=name).values_list("name", flat=True))
     found, number = name, 1
     while found in taken:
@@ -347,7 +359,7 @@ def schedule_run_due(*, schedule_pk: int, now: datetime) -> SnapshotOutcome | No
         try:
             with transaction.atomic():
                 return _snapshot(schedule, stamp=slot, created_by=schedule.created_by, manual=False)
-        except ServiceError as error:  # e.g. a release took the name by hand: the slot passes
+        except ServiceError as error:  # e.g. options no longer valid: logged, the slot passes
             logger.error("schedule %s: slot %s not built: %s", schedule.name, slot, error)
             return None
 

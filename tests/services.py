@@ -11,11 +11,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wait_until(probe, done, timeout: float = 30.0, interval: float = 0.2):
-    """Call probe() until done(value) holds; return the last value (even on time-out)."""
-    deadline = time.monotonic() + timeout
+# How long a wait may last before the test calls the work stuck: a net against a hang (a lost
+# task, a deadlock), never a measure of the machine. Every wait ends as soon as the state it
+# watches is reached, and early once the process doing the work has died (`alive`).
+STUCK_AFTER = float(os.environ.get("TESTS_STUCK_AFTER", "900"))
+
+
+def wait_until(probe, done, timeout: float | None = None, interval: float = 0.2, alive=None):
+    """Call probe() until done(value) holds, `alive()` turns false (the worker or server
+    doing the work died) or `timeout` (by default STUCK_AFTER) passes; return the last value.
+
+    Waits on a job are written against its own state (a row's status, a port answering) and
+    take the default: a slow, loaded machine only makes them last longer."""
+    deadline = time.monotonic() + (STUCK_AFTER if timeout is None else timeout)
     value = probe()
     while not done(value) and time.monotonic() < deadline:
+        if alive is not None and not alive():
+            return probe()
         time.sleep(interval)
         value = probe()
     return value

@@ -28,7 +28,7 @@ def test_embedded_mode_runs_jobs_in_a_worker_without_redis(tmp_path):
     assert migrated.returncode == 0, migrated.stderr
     worker = start_worker(env=env, queues="default,scrape,export", name="embedded")
     try:
-        result = manage("check_workers", "--timeout", "60", "--json", env=env, timeout=90)
+        result = manage("check_workers", "--timeout", "300", "--json", env=env, timeout=600)
     finally:
         stop_worker(worker)
     assert result.returncode == 0, result.stderr

@@ -260,9 +260,7 @@ def test_a_real_worker_runs_a_scrape_from_the_scrape_queue(redis_worker_factory,
             WIKIPEDIA_API_URL=server.url, WIKIPEDIA_USER_AGENT=AGENT, WIKIPEDIA_MIN_INTERVAL_MS="0"
         )
         run = scrape_run_start(category="Article de qualité", sample_size=5, seed=11, wave="1.0")
-        run = wait_until(
-            lambda: ScrapeRun.objects.get(pk=run.pk), lambda r: r.is_finished, timeout=60
-        )
+        run = wait_until(lambda: ScrapeRun.objects.get(pk=run.pk), lambda r: r.is_finished)
     assert run.status == "succeeded", run.error
     assert (run.articles_done, run.progress) == (5, 100)
     assert Article.objects.filter(scrape_run=run).count() == 5

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.services import ROOT, manage, manage_env
+from tests.services import ROOT, manage, manage_env, wait_until
 
 SERVE = ROOT / "bin" / "serve"
 
@@ -51,12 +51,12 @@ def test_serve_prints_the_logins_last_serves_gpu_and_stops_on_sigterm(tmp_path):
             start_new_session=True,
         )
     try:
-        deadline = time.monotonic() + 180
-        while "Demo logins" not in out.read_text() and time.monotonic() < deadline:
-            assert process.poll() is None, out.read_text()
-            time.sleep(0.5)
-        time.sleep(1)
-        text = out.read_text()
+        # Waits on what the script printed: the logins block whole (its title and 6 lines).
+        text = wait_until(
+            out.read_text,
+            lambda text: len(text.partition("Demo logins")[2].strip().splitlines()) >= 6,
+            alive=lambda: process.poll() is None,
+        )
         lines = [line for line in text.splitlines() if line.strip()]
         assert lines[-7].startswith("Demo logins"), text
         assert [line.split()[1] for line in lines[-6:]] == [
@@ -68,7 +68,9 @@ def test_serve_prints_the_logins_last_serves_gpu_and_stops_on_sigterm(tmp_path):
             "annotator4",
         ]
         assert "queues default, scrape, export, gpu" in text
-        check = manage("check_workers", "--queue", "gpu", "--json", env=env, timeout=60)
+        check = manage(
+            "check_workers", "--queue", "gpu", "--timeout", "300", "--json", env=env, timeout=600
+        )
         assert check.returncode == 0, check.stdout + check.stderr
         assert '"status": "succeeded"' in check.stdout
 

@@ -21,13 +21,19 @@ CHROMIUM_ARGS = [
 # (creating users, reading rows) are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# Every wait of a browser test is on the page's state (an element shown, a text, a response);
+# this is only the net against a hang. Playwright's own default (5 s for `expect`) is a wait
+# tuned to a quiet machine: on a loaded one a page can take longer to answer.
+STUCK_AFTER_MS = 120_000
+
 
 @pytest.fixture(scope="session")
 def browser():
     if not shutil.which(CHROMIUM):
         require_service(f"{CHROMIUM} is missing: install Debian's chromium package")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=STUCK_AFTER_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -61,7 +67,7 @@ def settle(page, *, timeout_ms: int = 5000) -> None:
 def page(browser):
     context = browser.new_context(locale="fr-FR")
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(STUCK_AFTER_MS)
     problems = []
     page.on("console", lambda m: m.type == "error" and problems.append(m.text))
     page.on("pageerror", lambda error: problems.append(str(error)))

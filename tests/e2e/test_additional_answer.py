@@ -92,7 +92,7 @@ def test_annotator_answers_with_the_mouse_and_a_reload_keeps_the_selection(
     start = TEXT.index(phrase)
     drag_select_span(page, TEXT, phrase, "#answer-preview")
     expect(page.locator("#answer-start")).to_have_value(str(start))
-    expect(page.locator("#draft-status")).not_to_be_empty(timeout=5000)  # the draft is saved
+    expect(page.locator("#draft-status")).not_to_be_empty()  # the draft is saved
     lease.refresh_from_db()
     assert (lease.draft["start"], lease.draft["end"]) == (start, start + len(phrase))
 

@@ -111,7 +111,7 @@ def test_a_reload_mid_way_restores_the_draft(page, live_server, setup):
     page.get_by_label("Question", exact=True).fill("Où la Loire se jette-t-elle ?")
     page.get_by_role("button", name="Ajouter la question").click()
     page.get_by_label("Question", exact=True).fill("Quel fleuve est le plus long")
-    expect(page.locator("#draft-status")).to_contain_text("Brouillon enregistré", timeout=5000)
+    expect(page.locator("#draft-status")).to_contain_text("Brouillon enregistré")
 
     page.reload()
     expect(page.locator("#question-list li")).to_have_count(1)

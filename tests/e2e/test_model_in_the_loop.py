@@ -195,7 +195,6 @@ def test_a_tiny_transformer_served_by_a_real_worker_answers_on_the_page(
     assert (text, start_at) == ("Médan-sur-Seine", 102)
     expect(page.locator("#question-list .model-line")).to_contain_text(
         f"Model (baseline run {run.pk} · zola): Médan-sur-Seine · F1 100 · not fooled · attempt 1",
-        timeout=20_000,
     )
     expect(page.locator("#paragraph mark.model-mark")).to_have_text("Médan-sur-Seine")
     attempt = ModelAttempt.objects.get()

@@ -20,7 +20,7 @@ def test_admin_watches_a_worker_check_finish(page, live_server, redis_worker):
     page.get_by_role("button", name="Vérifier").click()
 
     status = page.locator(".job-status").first
-    expect(status.locator(".badge")).to_have_text("Terminé", timeout=30_000)
+    expect(status.locator(".badge")).to_have_text("Terminé")
     expect(status.locator("progress")).to_have_attribute("value", "100")
     expect(status).not_to_have_attribute("hx-get", "")  # polling stopped
     check = WorkerCheck.objects.get()

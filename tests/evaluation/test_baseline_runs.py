@@ -352,7 +352,6 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     wait_until(
         lambda: BaselineRun.objects.get(pk=run.pk),
         lambda row: row.is_finished,
-        timeout=240,
         interval=1,
     )
     run.refresh_from_db()

@@ -127,7 +127,6 @@ def test_a_tiny_model_on_nested_fractions_through_a_gpu_queue_worker_gives_four_
     wait_until(
         lambda: BaselineRun.objects.get(pk=run.pk),
         lambda row: row.is_finished,
-        timeout=300,
         interval=1,
     )
     run.refresh_from_db()

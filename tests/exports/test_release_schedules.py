@@ -126,13 +126,16 @@ def built(release: Release) -> Release:
     return release
 
 
+# The slots' clock, which the tests control: fixed, in the past (so a slot is due whatever the
+# machine's clock and speed), a minute later at each `due` of the run.
+CLOCK = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
 SLOTS = iter(range(1, 10_000))
 
 
-def due(schedule: ReleaseSchedule) -> datetime:
-    """Make the schedule due at a slot of the past, another one at each call (each slot's
+def due(schedule: ReleaseSchedule, slot: datetime | None = None) -> datetime:
+    """Make the schedule due at `slot`, by default the clock's next minute (each slot's
     snapshot has a name of its own); return that slot."""
-    slot = timezone.now().replace(second=0, microsecond=0) - timedelta(minutes=next(SLOTS))
+    slot = slot or CLOCK + timedelta(minutes=next(SLOTS))
     ReleaseSchedule.objects.filter(pk=schedule.pk).update(next_run_at=slot)
     return slot
 
@@ -343,6 +346,33 @@ def test_a_failed_snapshot_is_built_again_at_the_next_slot(data, boss):
     [second] = schedules_tick()
     assert second.built and second.fingerprint == first.fingerprint
     assert schedule.snapshots.count() == 2
+
+
+def test_two_slots_in_one_minute_each_build_their_snapshot(data, boss):
+    """Snapshots were named to the minute: a second slot in the same UTC minute took the
+    first one's name, was refused by the unique index, and passed unbuilt."""
+    questions, _imported = data
+    schedule = schedule_create(created_by=boss, name="often", frequency="hourly", formats=["hf"])
+    due(schedule, datetime(2026, 1, 4, 7, 5, tzinfo=UTC))
+    [first] = schedules_tick()
+    review_one(questions)
+    due(schedule, datetime(2026, 1, 4, 7, 5, 30, tzinfo=UTC))
+    [second] = schedules_tick()
+    assert (first.built, second.built) == (True, True)
+    assert list(schedule.snapshots.order_by("pk").values_list("name", "version")) == [
+        ("often-20260104-0705", "1.0+20260104.0705"),
+        ("often-20260104-070530", "1.0+20260104.070530"),
+    ]
+
+
+def test_a_slot_whose_name_was_taken_by_hand_is_built_under_the_next_free_name(data, boss):
+    schedule = schedule_create(created_by=boss, name="taken", frequency="daily", formats=["hf"])
+    release_create(created_by=boss, name="taken-20260104-0100", version="1.0", formats=["hf"])
+    due(schedule, datetime(2026, 1, 4, 1, 0, tzinfo=UTC))
+    [outcome] = schedules_tick()
+    assert outcome.built
+    assert outcome.release.name == "taken-20260104-0100-2"
+    assert outcome.release.version == "1.0+20260104.0100"
 
 
 def test_a_disabled_schedule_is_not_run(data, boss):

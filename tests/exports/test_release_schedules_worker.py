@@ -24,8 +24,6 @@ from tests.services import wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-WAIT = 120
-
 
 @pytest.fixture
 def var_dir(tmp_path, settings) -> Path:
@@ -53,8 +51,16 @@ def finished(release_pk: int) -> bool:
     return release.status == "succeeded" and runs.exists() and all(r.is_finished for r in runs)
 
 
+def next_run_at(schedule: ReleaseSchedule):
+    return ReleaseSchedule.objects.get(pk=schedule.pk).next_run_at
+
+
 def test_beat_ticks_build_score_and_prune_snapshots(var_dir, redis_worker_factory):
-    redis_worker_factory(VAR_DIR=str(var_dir))
+    """Every wait ends on the rows' state: a tick has run once the slot it claims has moved
+    (the claim and the snapshot commit together), a snapshot once its build and its runs
+    have finished. The slots come from the tests' clock (`due`), not the machine's."""
+    worker = redis_worker_factory(VAR_DIR=str(var_dir))
+    alive = lambda: worker.poll() is None  # noqa: E731
     make_dataset()
     boss = UserFactory(username="boss", roles=[Role.ADMIN])
     schedule = schedule_create(
@@ -65,13 +71,12 @@ def test_beat_ticks_build_score_and_prune_snapshots(var_dir, redis_worker_factor
         keep_last=1,
         score_with=[{"kind": "lexical"}],
     )
-    due(schedule)
+    slot = due(schedule)
     tick()
-    first = wait_until(lambda: Release.objects.filter(schedule=schedule).first(), bool, WAIT)
-    assert first is not None
-    assert wait_until(lambda: finished(first.pk), bool, WAIT)
+    assert wait_until(lambda: next_run_at(schedule), lambda at: at != slot, alive=alive) != slot
+    [first] = Release.objects.filter(schedule=schedule)
+    assert wait_until(lambda: finished(first.pk), bool, alive=alive)
 
-    tick()  # nothing changed, and the slot is not due: nothing more
     article_store(
         language="fr",
         source=SourceArticle(title="Nouveau", source_title="", url="", revision_id=None),
@@ -80,16 +85,18 @@ def test_beat_ticks_build_score_and_prune_snapshots(var_dir, redis_worker_factor
         split="train",
         kind="file",
     )
-    due(schedule)
+    tick()  # the slot is not due: nothing, although the data changed
+    slot = due(schedule)
     tick()
-    snapshots = wait_until(
-        lambda: list(schedule.snapshots.order_by("pk")), lambda rows: len(rows) == 2, WAIT
-    )
+    assert wait_until(lambda: next_run_at(schedule), lambda at: at != slot, alive=alive) != slot
+    snapshots = list(schedule.snapshots.order_by("pk"))
     assert len(snapshots) == 2
     second = snapshots[1]
-    assert wait_until(lambda: finished(second.pk), bool, WAIT)
+    assert wait_until(lambda: finished(second.pk), bool, alive=alive)
     first = wait_until(
-        lambda: Release.objects.get(pk=first.pk), lambda r: r.files_pruned_at is not None, WAIT
+        lambda: Release.objects.get(pk=first.pk),
+        lambda r: r.files_pruned_at is not None,
+        alive=alive,
     )
     assert first.files_pruned_at is not None
     stored = var_dir / "releases" / "releases"

@@ -31,8 +31,6 @@ from tests.services import wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-WAIT = 180  # seconds, for any one thing a worker must do
-
 
 @pytest.fixture
 def piaf(transactional_db):
@@ -59,7 +57,6 @@ def finished_runs(release: Release):
     return wait_until(
         lambda: scoring_runs(release),
         lambda runs: runs and all(r.is_finished for r in runs),
-        timeout=WAIT,
     )
 
 
@@ -98,7 +95,6 @@ def test_a_killed_build_redelivered_scores_the_release_exactly_once(
     running = wait_until(
         lambda: release(made.pk),
         lambda r: r.is_finished or (r.status == Release.Status.RUNNING and r.progress > 0),
-        timeout=WAIT,
         interval=0.05,
     )
     assert (running.status, running.attempts) == ("running", 1), running.error + first.log()
@@ -110,7 +106,7 @@ def test_a_killed_build_redelivered_scores_the_release_exactly_once(
     # Past the visibility timeout, a new worker takes the unacknowledged build up again.
     time.sleep(max(0.0, 3 - (time.monotonic() - killed_at)))
     second = workers("second", "export,default", **env)
-    done = wait_until(lambda: release(made.pk), lambda r: r.is_finished, timeout=WAIT)
+    done = wait_until(lambda: release(made.pk), lambda r: r.is_finished)
     assert done.status == Release.Status.SUCCEEDED, done.error + second.log()
     assert done.attempts == 2
     run = assert_one_finished_lexical_run(done, second.log())
@@ -149,7 +145,7 @@ def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_an
         include_test_answers=True,
         score_with=[{"kind": "lexical"}],
     )
-    done = wait_until(lambda: release(made.pk), lambda r: r.is_finished, timeout=WAIT)
+    done = wait_until(lambda: release(made.pk), lambda r: r.is_finished)
     assert done.status == Release.Status.SUCCEEDED, done.error + exporter.log()
     (run,) = scoring_runs(done)
     assert (run.status, run.attempts) == ("pending", 0)
@@ -159,7 +155,6 @@ def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_an
     wait_until(
         lambda: handled(exporter.output(), "exports.tasks.release_build_task"),
         lambda n: n >= 2,
-        timeout=WAIT,
     )
     assert release(made.pk).attempts == 1  # not built again
     assert len(scoring_runs(done)) == 1
@@ -170,7 +165,6 @@ def test_a_build_task_delivered_after_the_release_is_done_sends_the_run_again_an
     deliveries = wait_until(
         lambda: handled(scorer.output(), "evaluation.tasks.baseline_task"),
         lambda n: n >= 2,
-        timeout=WAIT,
     )
     assert deliveries == 2, scorer.log()
     time.sleep(2)
