@@ -329,6 +329,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Every operation's refusals (400, 401, 403, 404) are documented by one hook.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.add_error_responses",
+    ],
     # Several models have a `status`; name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
         "JobStatusEnum": "core.models.Job.Status",

@@ -30,6 +30,10 @@ FILE_ID = OpenApiParameter("file_id", int, OpenApiParameter.PATH)
 
 class BaselineRunSerializer(serializers.ModelSerializer):
     message = serializers.CharField(source="message_text", read_only=True)
+    # "" for the kinds that do not train (the schema's enum must say so).
+    mode = serializers.ChoiceField(
+        choices=BaselineRun.Mode.choices, allow_blank=True, read_only=True
+    )
     curve = serializers.SerializerMethodField(
         help_text="learning_curve runs: settings, points (without each dev question's F1), "
         "fit, estimates at 1×, 2× and 4×, per-type gains, proposed targets."
@@ -192,6 +196,7 @@ class BaselineRunViewSet(JobViewSet):
         detail=False,
         methods=["get", "post"],
         url_path="training-files",
+        pagination_class=None,
         parser_classes=[MultiPartParser, FormParser, DepthLimitedJSONParser],
     )
     def training_files(self, request):
