@@ -59,7 +59,7 @@ urlpatterns = [
     path("human-performance/", HumanPerformanceView.as_view(), name="human-performance"),
     path("submissions/", SubmissionsView.as_view(), name="submissions"),
     path(
-        "campaigns/<int:pk>/model-rounds/",
+        "campaigns/<str:pk>/model-rounds/",
         CampaignModelRoundsView.as_view(),
         name="campaign-model-rounds",
     ),

@@ -5,9 +5,17 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from core.jsondepth import MAX_JSON_DEPTH
 from core.text import has_bad_characters
 
 MAX_ID = 2**63 - 1
+
+
+def too_deep_message(limit: int = MAX_JSON_DEPTH) -> str:
+    """The refusal of a JSON document nested deeper than the limit (`core.jsondepth`)."""
+    return _("The JSON is nested too deeply: at most %(n)d levels of arrays and objects.") % {
+        "n": limit
+    }
 
 
 def parse_id(value, field: str) -> int:

@@ -11,6 +11,9 @@ values of these fields, as JSON in URL-safe base64 with no padding. It is read b
 each model field's `to_python`, so a cursor made by hand or cut short is refused with a
 `ServiceError` naming the query parameter (`after` or `before`); pages answer it with a 400
 and the first page.
+
+The API's lists that are read by offset (`LimitOffset`, the REST framework's default here)
+cap their page size.
 """
 
 from __future__ import annotations
@@ -27,11 +30,23 @@ from operator import or_
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
+from rest_framework.pagination import LimitOffsetPagination
 
 from core.errors import ServiceError
 
 CURSOR_MAX_CHARS = 2000
 AFTER, BEFORE = "after", "before"
+
+
+class LimitOffset(LimitOffsetPagination):
+    """The lists' pages (`?limit=&offset=`): DRF's, with the largest page `max_limit`.
+
+    A larger `limit` is read as `max_limit` (DRF's rule), so the page's `next` link goes on;
+    without a ceiling, a limit past PostgreSQL's bigint answered 500. An `offset` past the
+    list's count answers an empty page without querying the rows.
+    """
+
+    max_limit = 1000
 
 
 @dataclass

@@ -27,6 +27,8 @@ class ByIdCursor(CursorPagination):
 
 class ArticleSerializer(serializers.ModelSerializer):
     paragraph_count = serializers.IntegerField(read_only=True)
+    # "" for an article loaded from a file (the schema said `uri`, which "" is not).
+    url = serializers.CharField(read_only=True)
 
     class Meta:
         model = Article

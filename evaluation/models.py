@@ -148,6 +148,10 @@ class TrainingFile(CreatedBy):
     squad_version = models.CharField(_("SQuAD version"), max_length=8, default="1.1")
     # {"articles", "paragraphs", "questions", "answerable", "unanswerable", "skipped"}
     counts = models.JSONField(_("counts"), default=dict, blank=True)
+    # The questions the import skipped, in the file's order (the first 1,000; `counts` has
+    # them all): [{"id": the qa's id or null, "reason": "misaligned" | "unanswered" |
+    # "malformed", "detail": where and what, in English like the reader's reports}].
+    skipped = models.JSONField(_("skipped questions"), default=list, blank=True)
     created_at = models.DateTimeField(_("imported"), auto_now_add=True)
 
     class Meta:

@@ -77,14 +77,20 @@ def question_types(ids) -> dict[str, str]:
     return {export_id(source, uuid): qtype for source, uuid, qtype in rows}
 
 
-def squad_training_examples(articles) -> tuple[list[dict], int]:
-    """Return (HF-style examples, how many questions were skipped) of SQuAD articles.
+SKIP_MISALIGNED = "misaligned"  # the first answer is not the context's text at its offset
+SKIP_UNANSWERED = "unanswered"  # no answer, and not said unanswerable (is_impossible)
+SKIP_MALFORMED = "malformed"  # the reader skipped the entry (`SquadProblem`)
+
+
+def squad_training_examples(articles) -> tuple[list[dict], list[dict]]:
+    """Return (HF-style examples, the skipped questions) of SQuAD articles.
 
     A question is kept for training when it is unanswerable (`is_impossible`, no answers) or
     when its first answer is exactly the context's text at its offset; the other questions are
-    skipped (a translated SQuAD often has answers that moved or changed in translation).
+    skipped (a translated SQuAD often has answers that moved or changed in translation), each
+    named as {"id", "reason", "detail"}.
     """
-    examples, skipped = [], 0
+    examples, skipped = [], []
     for article in articles:
         for paragraph in article.paragraphs:
             context = paragraph.context
@@ -93,11 +99,17 @@ def squad_training_examples(articles) -> tuple[list[dict], int]:
                 if answers:
                     first = answers[0]
                     end = first.answer_start + len(first.text)
-                    if context[first.answer_start : end] != first.text:
-                        skipped += 1
+                    found = context[first.answer_start : end]
+                    if found != first.text:
+                        detail = (
+                            f"the answer {_clip(first.text)!r} is not the context's text at "
+                            f"{first.answer_start} ({_clip(found)!r})"
+                        )
+                        skipped.append(_skip(q.id, SKIP_MISALIGNED, detail))
                         continue
                 elif not q.is_impossible:
-                    skipped += 1  # neither an answer nor said unanswerable
+                    detail = "no answer, and is_impossible is not true"
+                    skipped.append(_skip(q.id, SKIP_UNANSWERED, detail))
                     continue
                 examples.append(
                     {
@@ -112,6 +124,19 @@ def squad_training_examples(articles) -> tuple[list[dict], int]:
                     }
                 )
     return examples, skipped
+
+
+def squad_problem_skip(problem) -> dict:
+    """Return a malformed entry the reader skipped (`SquadProblem`) as a skipped question."""
+    return _skip(problem.qa_id, SKIP_MALFORMED, str(problem))
+
+
+def _skip(qa_id, reason: str, detail: str) -> dict:
+    return {"id": qa_id, "reason": reason, "detail": detail}
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def training_file_examples(training_file) -> list[dict]:

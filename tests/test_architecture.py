@@ -35,6 +35,7 @@ FRAMEWORKS = {
 PURE = {
     "config.env",
     "core.errors",
+    "core.jsondepth",
     "core.text",
     "core.charts",
     "core.logging",

@@ -261,6 +261,9 @@ class QuestionSerializer(serializers.ModelSerializer):
     split = serializers.CharField(source="paragraph.article.split")
     answers = AnswerSerializer(many=True)
     answers_held_back = serializers.SerializerMethodField()
+    # Null where the split's answers are held back from this reader (issue 24: the schema
+    # said boolean).
+    is_impossible = serializers.BooleanField(allow_null=True, read_only=True)
 
     class Meta:
         model = Question

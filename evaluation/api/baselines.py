@@ -7,11 +7,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from core.api import JobViewSet
 from core.inputs import object_by_id
+from core.parsers import DepthLimitedJSONParser
 from evaluation.baselines.runs import (
     baseline_run_start,
     training_file_delete,
@@ -29,6 +30,10 @@ FILE_ID = OpenApiParameter("file_id", int, OpenApiParameter.PATH)
 
 class BaselineRunSerializer(serializers.ModelSerializer):
     message = serializers.CharField(source="message_text", read_only=True)
+    # "" for the kinds that do not train (the schema's enum must say so).
+    mode = serializers.ChoiceField(
+        choices=BaselineRun.Mode.choices, allow_blank=True, read_only=True
+    )
     curve = serializers.SerializerMethodField(
         help_text="learning_curve runs: settings, points (without each dev question's F1), "
         "fit, estimates at 1×, 2× and 4×, per-type gains, proposed targets."
@@ -96,7 +101,28 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     )
 
 
+class SkippedQuestionSerializer(serializers.Serializer):
+    id = serializers.CharField(
+        allow_null=True, help_text="The question's id in the file; null when it had none."
+    )
+    reason = serializers.ChoiceField(
+        choices=[
+            ("misaligned", "the first answer is not the context's text at its offset"),
+            ("unanswered", "no answer, and is_impossible is not true"),
+            ("malformed", "an entry the SQuAD reader could not read"),
+        ]
+    )
+    detail = serializers.CharField(help_text="Where in the file, and what was wrong.")
+
+
 class TrainingFileSerializer(serializers.ModelSerializer):
+    skipped = SkippedQuestionSerializer(
+        many=True,
+        read_only=True,
+        help_text="The questions the import skipped (the first 1,000; counts.skipped has them "
+        "all), in the file's order.",
+    )
+
     class Meta:
         model = TrainingFile
         fields = [
@@ -109,6 +135,7 @@ class TrainingFileSerializer(serializers.ModelSerializer):
             "bytes",
             "sha256",
             "counts",
+            "skipped",
             "created_by",
             "created_at",
         ]
@@ -169,7 +196,8 @@ class BaselineRunViewSet(JobViewSet):
         detail=False,
         methods=["get", "post"],
         url_path="training-files",
-        parser_classes=[MultiPartParser, FormParser, JSONParser],
+        pagination_class=None,
+        parser_classes=[MultiPartParser, FormParser, DepthLimitedJSONParser],
     )
     def training_files(self, request):
         """GET: the training files you may use (yours and the shared ones), newest first.

@@ -5,12 +5,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
+from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from evaluation.human import HUMAN_FIGURE
 from evaluation.leaderboard import (
@@ -143,7 +143,7 @@ class SubmissionsView(APIView):
     """
 
     permission_classes = [HoldsARole]
-    parser_classes = [JSONParser]
+    parser_classes = [DepthLimitedJSONParser]
 
     def get_throttles(self):
         return [SubmissionsThrottle()] if self.request.method == "POST" else []
@@ -158,8 +158,6 @@ class SubmissionsView(APIView):
     def handle_exception(self, exc):
         if isinstance(exc, RequestDataTooBig):  # Django refused the body: the same answer
             exc = submission_too_big()
-        elif isinstance(exc, RecursionError):  # the JSON parser gave up on very deep nesting
-            exc = ServiceError({"non_field_errors": [_("The JSON is nested too deeply.")]})
         return super().handle_exception(exc)
 
     @extend_schema(

@@ -1,12 +1,13 @@
 """The model rounds API for admins: a campaign's rounds table and matrix (issue 15)."""
 
-from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.models import Campaign
+from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from evaluation.rounds import campaign_model_rounds
 
@@ -45,8 +46,10 @@ class CampaignModelRoundsView(APIView):
     permission_classes = [IsPlatformAdmin]
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
+    def get(self, request, pk: str):
+        campaign = object_by_id(
+            Campaign.objects, pk, field="campaign", missing=_("No such campaign.")
+        )
         report = campaign_model_rounds(campaign)
         return Response(
             {

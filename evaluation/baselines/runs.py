@@ -40,7 +40,7 @@ from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
 from core.i18n import Text
-from core.inputs import check_text, object_by_id
+from core.inputs import check_text, object_by_id, too_deep_message
 from core.jobs import job_enqueue, job_run
 from evaluation.answer_types import answer_types
 from evaluation.baselines.lexical import predict_all, predict_all_scored
@@ -52,13 +52,14 @@ from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import (
     question_types,
     release_examples,
+    squad_problem_skip,
     squad_training_examples,
     training_file_examples,
 )
 from evaluation.scoring import score_by
 from exports.formats.mrqa import MrqaWriter
 from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
-from exports.formats.squad import SquadFormatError, read_squad
+from exports.formats.squad import SquadFormatError, SquadTooDeep, read_squad
 from exports.models import Release
 from exports.services import release_gold, release_storage
 
@@ -217,6 +218,7 @@ def baseline_run_start(
 # Training sources: releases' train splits and imported SQuAD-format files
 
 MAX_TRAINING_FILE_BYTES = 500 * 1024 * 1024  # SQuAD v1.1's train is 30 MB, v2.0's 40 MB
+MAX_SKIPPED_NAMED = 1000  # a file's skipped questions named on its row (all are counted)
 MAX_SOURCES = 10
 LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")
 
@@ -351,8 +353,9 @@ def training_file_import(
 
     The file is read whole once: a document that is not SQuAD, or that holds no question to
     train on, is refused naming `file`; malformed entries and answers that are not the
-    context's text at their offset are skipped and counted. The bytes are stored as given,
-    in the releases storage, under `training-files/`.
+    context's text at their offset are skipped, counted, and named on the row (`skipped`:
+    the first MAX_SKIPPED_NAMED, each {"id", "reason", "detail"}). The bytes are stored as
+    given, in the releases storage, under `training-files/`.
     """
     name = check_text(name if isinstance(name, str) else "", "name").strip()
     if not name:
@@ -378,11 +381,14 @@ def training_file_import(
     problems = []
     try:
         articles = list(read_squad(io.BytesIO(data), on_problem=problems.append))
+    except SquadTooDeep:
+        raise ServiceError({"file": [too_deep_message()]}) from None
     except SquadFormatError:
         raise ServiceError(
             {"file": [_("Not a SQuAD-format JSON file (an object with a “data” list).")]}
         ) from None
     examples, misaligned = squad_training_examples(articles)
+    skipped = [squad_problem_skip(problem) for problem in problems] + misaligned
     answerable = sum(bool(e["answers"]["text"]) for e in examples)
     counts = {
         "articles": len(articles),
@@ -390,7 +396,7 @@ def training_file_import(
         "questions": len(examples),
         "answerable": answerable,
         "unanswerable": len(examples) - answerable,
-        "skipped": misaligned + len(problems),
+        "skipped": len(skipped),
     }
     if not examples:
         raise ServiceError({"file": [_("The file holds no question to train on.")]})
@@ -409,6 +415,7 @@ def training_file_import(
                 sha256=digest,
                 squad_version="2.0" if counts["unanswerable"] else "1.1",
                 counts=counts,
+                skipped=skipped[:MAX_SKIPPED_NAMED],
                 created_by=created_by,
             )
     except BaseException:

@@ -1,6 +1,5 @@
 """The leaderboard page: a split's rows, and the form that submits predictions to it."""
 
-import json
 from urllib.parse import urlencode
 
 from django import forms
@@ -17,6 +16,9 @@ from django.views.decorators.http import require_http_methods
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
+from core.inputs import too_deep_message
+from core.jsondepth import JSONTooDeep
+from core.jsondepth import loads as json_loads
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
@@ -72,8 +74,10 @@ class SubmissionForm(forms.Form):
 
 def _json_file(upload):
     try:
-        return json.loads(upload.read())
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deeply
+        return json_loads(upload.read())
+    except JSONTooDeep:
+        raise forms.ValidationError(too_deep_message()) from None
+    except ValueError:  # not UTF-8, or not JSON
         raise forms.ValidationError(_("The file is not JSON text (UTF-8).")) from None
 
 

@@ -243,11 +243,17 @@ def _import_file(request, release):
     except ServiceError as error:
         messages.error(request, error.summary())
     else:
-        messages.success(
-            request,
-            _("Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.")
-            % {"name": made.name, "n": made.counts["questions"], "skipped": made.counts["skipped"]},
-        )
+        message = _("Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.") % {
+            "name": made.name,
+            "n": made.counts["questions"],
+            "skipped": made.counts["skipped"],
+        }
+        named = [str(skip["id"]) for skip in made.skipped[:5] if skip["id"] is not None]
+        if named:
+            message += " " + _("Skipped: %(ids)s (the training files table says why).") % {
+                "ids": ", ".join(named) + ("…" if made.counts["skipped"] > len(named) else "")
+            }
+        messages.success(request, message)
     return redirect(f"{request.path}?release={release.pk}")
 
 

@@ -28,8 +28,9 @@ only, so their figures are the same with it (tested); other qas are as before.
 
 The writer renders the envelope by hand and each paragraph with `json.dumps`, so its memory
 does not grow with the dataset; the output equals `json.dumps` of the whole document.
-The reader uses the stdlib `json.load`, which reads the whole file at once (the stdlib has no
-streaming JSON parser); it then yields articles one by one and reports, rather than raises on,
+The reader uses the stdlib `json.loads`, which reads the whole file at once (the stdlib has no
+streaming JSON parser), after `core.jsondepth` has refused a document nested too deeply
+(`SquadTooDeep`); it then yields articles one by one and reports, rather than raises on,
 malformed entries, naming where each one is.
 """
 
@@ -44,6 +45,8 @@ from enum import StrEnum
 from itertools import islice
 from typing import IO, Any, BinaryIO
 
+from core.jsondepth import JSONTooDeep
+from core.jsondepth import loads as json_loads
 from exports.formats.records import (
     ExportAnswer,
     ExportArticle,
@@ -142,6 +145,11 @@ class SquadFormatError(ValueError):
     """The file is not a SQuAD document at all (not JSON, or no "data" list)."""
 
 
+class SquadTooDeep(SquadFormatError):
+    """The file nests arrays and objects deeper than `core.jsondepth.MAX_JSON_DEPTH` (SQuAD
+    nests 7 levels): refused before the recursive JSON parser reads it."""
+
+
 class SquadFormatWarning(UserWarning):
     """A malformed entry was skipped while reading a SQuAD document."""
 
@@ -153,6 +161,7 @@ class SquadProblem:
     where: str
     message: str
     duplicate_id: str | None = None  # set when the entry repeats an earlier question's id
+    qa_id: str | None = None  # the question's id, when the entry is a question that has one
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -200,8 +209,10 @@ def _load_json(source: str | os.PathLike[str] | IO[Any]) -> Any:
     try:
         if isinstance(source, str | os.PathLike):
             with open(source, "rb") as file:
-                return json.load(file)
-        return json.load(source)
+                return json_loads(file.read())
+        return json_loads(source.read())
+    except JSONTooDeep as error:
+        raise SquadTooDeep(f"{_name(source)}: {error}") from error
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise SquadFormatError(f"{_name(source)}: not valid JSON: {error}") from error
 
@@ -219,8 +230,15 @@ class _Reader:
         self.report = report
         self.seen_ids: dict[str, str] = {}
 
-    def problem(self, where: str, message: str, *, duplicate_id: str | None = None) -> None:
-        self.report(SquadProblem(where, message, duplicate_id))
+    def problem(
+        self,
+        where: str,
+        message: str,
+        *,
+        duplicate_id: str | None = None,
+        qa_id: str | None = None,
+    ) -> None:
+        self.report(SquadProblem(where, message, duplicate_id, qa_id))
 
     def article(self, raw: Any, index: int) -> ExportArticle | None:
         where = f"article {index}"
@@ -261,24 +279,29 @@ class _Reader:
         where = f"{where} (id {qa_id!r})"
         if qa_id in self.seen_ids:
             message = f"duplicate id, first seen at {self.seen_ids[qa_id]}"
-            return self.problem(where, message, duplicate_id=qa_id)
+            return self.problem(where, message, duplicate_id=qa_id, qa_id=qa_id)
         text = raw.get("question")
         if not isinstance(text, str) or not text.strip():
-            return self.problem(where, f'"question" must be a non-empty string, found {text!r}')
+            message = f'"question" must be a non-empty string, found {text!r}'
+            return self.problem(where, message, qa_id=qa_id)
         impossible = raw.get("is_impossible", False)
         if not isinstance(impossible, bool):
             message = f'"is_impossible" must be true or false, found {_kind(impossible)}'
-            return self.problem(where, message)
-        answers = self.answers(raw.get("answers"), where)
+            return self.problem(where, message, qa_id=qa_id)
+        answers = self.answers(raw.get("answers"), where, qa_id=qa_id)
         if answers is None:
             return None
         plausible = []
         if impossible:
             if answers:
                 message = "an unanswerable question (is_impossible) cannot have answers"
-                return self.problem(where, message)
+                return self.problem(where, message, qa_id=qa_id)
             plausible = self.answers(
-                raw.get("plausible_answers", []), where, "plausible_answers", "plausible answer"
+                raw.get("plausible_answers", []),
+                where,
+                "plausible_answers",
+                "plausible answer",
+                qa_id=qa_id,
             )
             if plausible is None:
                 return None
@@ -292,15 +315,22 @@ class _Reader:
         )
 
     def answers(
-        self, raw: Any, where: str, key: str = "answers", noun: str = "answer"
+        self,
+        raw: Any,
+        where: str,
+        key: str = "answers",
+        noun: str = "answer",
+        *,
+        qa_id: str | None = None,
     ) -> list[ExportAnswer] | None:
         if not isinstance(raw, list):
-            return self.problem(where, f'"{key}" must be a list, found {_kind(raw)}')
+            message = f'"{key}" must be a list, found {_kind(raw)}'
+            return self.problem(where, message, qa_id=qa_id)
         answers = []
         for index, raw_answer in enumerate(raw):
             message = _answer_problem(raw_answer)
             if message:
-                return self.problem(f"{where}, {noun} {index}", message)
+                return self.problem(f"{where}, {noun} {index}", message, qa_id=qa_id)
             answers.append(ExportAnswer(raw_answer["text"], raw_answer["answer_start"]))
         return answers
 
