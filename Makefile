@@ -37,6 +37,7 @@ test: export REDIS_URL ?= redis://127.0.0.1:6379/1
 test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run --noinput
 	$(BIN)/python -m pytest
+	QA_TEST_PASS=sqlite DATABASE_URL= REDIS_URL= $(BIN)/python -m pytest -m both_backends
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -156,11 +156,7 @@ def redis_worker_factory(transactional_db):
     processes = []
 
     def start(**extra_env):
-        env = manage_env(
-            DATABASE_URL=database_url_of(connection.settings_dict),
-            VAR_DIR=str(worker_var_dir),
-            **extra_env,
-        )
+        env = manage_env(DATABASE_URL=database_url_of(connection.settings_dict), **extra_env)
         process = start_worker(env=env, queues=",".join(settings.JOB_QUEUES), name="pytest")
         processes.append(process)
         return process
@@ -173,6 +169,42 @@ def redis_worker_factory(transactional_db):
 @pytest.fixture
 def redis_worker(redis_worker_factory):
     return redis_worker_factory()
+
+
+def _point_the_file_queue_at(app, broker) -> dict:
+    """Send this process's jobs to the filesystem queue in `broker`; return the options it
+    had. The same options as settings.py, on another folder. Celery keeps its connection and
+    producer pools per app: they are forgotten so that the next send opens this folder."""
+    before = app.conf.broker_transport_options
+    for folder in ("queue", "control"):
+        (broker / folder).mkdir(parents=True, exist_ok=True)
+    app.conf.broker_transport_options = before | {
+        "data_folder_in": str(broker / "queue"),
+        "data_folder_out": str(broker / "queue"),
+        "control_folder": str(broker / "control"),
+    }
+    _forget_broker_pools(app)
+    return before
+
+
+def _forget_broker_pools(app) -> None:
+    app.amqp._producer_pool = None
+    app._pool = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_file_queue(tmp_path_factory):
+    """Without Redis (the SQLite pass), the jobs a test sends go to a folder of this run, never
+    to var/broker, where the worker of a `make run` on this checkout would take them."""
+    if settings.REDIS_URL:
+        yield
+        return
+    from config.celery import app
+
+    before = _point_the_file_queue_at(app, tmp_path_factory.mktemp("broker"))
+    yield
+    app.conf.broker_transport_options = before
+    _forget_broker_pools(app)
 
 
 @pytest.fixture
@@ -193,18 +225,7 @@ def file_queue_worker_factory(transactional_db, worker_var_dir):
     if connection.vendor != "sqlite":
         pytest.fail("the file-queue worker shares the SQLite file: run it in the SQLite pass")
     var = worker_var_dir
-    broker = var / "broker"
-    for folder in ("queue", "control"):
-        (broker / folder).mkdir(parents=True)
-    # The same options as settings.py, on this test's folder. Celery keeps its connection and
-    # producer pools per app: forget them so that the next send opens this folder's.
-    before = app.conf.broker_transport_options
-    app.conf.broker_transport_options = before | {
-        "data_folder_in": str(broker / "queue"),
-        "data_folder_out": str(broker / "queue"),
-        "control_folder": str(broker / "control"),
-    }
-    _forget_broker_pools(app)
+    before = _point_the_file_queue_at(app, var / "broker")
     started: list[WorkerProcess] = []
 
     def start(name: str = "pytest", queues: str | None = None, **extra_env) -> WorkerProcess:
@@ -223,11 +244,6 @@ def file_queue_worker_factory(transactional_db, worker_var_dir):
         worker.stop()
     app.conf.broker_transport_options = before
     _forget_broker_pools(app)
-
-
-def _forget_broker_pools(app) -> None:
-    app.amqp._producer_pool = None
-    app._pool = None
 
 
 @pytest.fixture
