@@ -39,6 +39,7 @@ test: install-dev lint
 	bin/test-services
 	$(BIN)/python manage.py makemigrations --check --dry-run --noinput
 	$(BIN)/python -m pytest
+	QA_TEST_PASS=sqlite DATABASE_URL= REDIS_URL= $(BIN)/python -m pytest -m both_backends
 
 lint: install-dev
 	$(BIN)/ruff check .

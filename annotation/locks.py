@@ -31,7 +31,7 @@ from datetime import datetime
 from django.db import connection
 
 from annotation.models import Campaign, Lease, Question
-from core.rows import columns, prepared_cursor, split_row
+from core.rows import columns, param, prepared_cursor, split_row
 from corpus.models import Article, Paragraph
 
 LEASE_COLUMNS = (
@@ -133,12 +133,13 @@ def _pick_sql(kind: str, also: str = "") -> str:
 
 
 def _params(kind, campaign, user, *, now, expires, may_take_new) -> dict:
+    # Times go as the ORM sends them (core.rows.param): on SQLite, naive text in UTC.
     return {
         "campaign": campaign.pk,
         "me": user.pk,
         "kind": kind,
-        "now": now,
-        "expires": expires,
+        "now": param(Lease, "created_at", now),
+        "expires": param(Lease, "expires_at", expires),
         "take_new": may_take_new,
     }
 
@@ -274,6 +275,7 @@ def claim(
 
 def leases_expire(*, campaign, now: datetime) -> None:
     """End the campaign's overdue leases and give their places back, in one statement."""
+    now = param(Lease, "finished_at", now)
     if connection.vendor == "postgresql":
         sql = """
             WITH expired AS (

@@ -4,6 +4,9 @@
 `built(Model, values)` makes the instance from those values as the ORM would (each field's
 `from_db_value`, then `Model.from_db`). A statement can then read several models in one row.
 
+`param(Model, "field", value)` is a parameter of such a statement as the ORM would send it for
+that field, so that a row written by hand holds what a row the ORM wrote holds.
+
 `prepared_cursor()` runs those statements prepared on PostgreSQL (see its docstring).
 """
 
@@ -56,6 +59,16 @@ def built(model, values):
     """A model instance from its concrete columns' values, converted as the ORM would."""
     names = [field.attname for field in model._meta.concrete_fields]
     return model.from_db(connection.alias, names, convert(model, values))
+
+
+def param(model, name: str, value):
+    """`value` as the ORM sends it to the database for the model's field `name`.
+
+    On SQLite a datetime must go as the ORM writes it, naive text in UTC: sqlite3's own adapter
+    would write an aware one with its offset ("…+00:00"), the column would then hold two
+    spellings of time, and SQLite compares them as text (`expires_at < now`) and the ORM's
+    exact lookups would miss them. On PostgreSQL the value goes unchanged (psycopg's types)."""
+    return model._meta.get_field(name).get_db_prep_value(value, connection, prepared=False)
 
 
 def split_row(row, models) -> list:

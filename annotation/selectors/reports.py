@@ -127,14 +127,30 @@ def median_seconds(questions: QuerySet, key: str = "author_id") -> dict[int, int
     many questions there are. The median of an even count is the mean of the two middle values,
     as `statistics.median` gives it. SQL that PostgreSQL and SQLite both run.
     """
+    found: dict[int, list[int]] = {}
+    for value, seconds, low, high in middle_rows(questions, key):
+        pair = found.setdefault(value, [0, 0])
+        if low:
+            pair[0] = seconds
+        if high:
+            pair[1] = seconds
+    return {value: _half(low + high, 2) for value, (low, high) in found.items()}
+
+
+def middle_rows(questions: QuerySet, key: str) -> list[tuple[int, int, int, int]]:
+    """The statement of `median_seconds`: per key, the one or two `seconds_spent` at the middle,
+    each as (key, seconds, 1 if it is the lower middle else 0, 1 if the upper else 0)."""
     if key not in MEDIAN_KEYS:
         raise ValueError(f"median_seconds groups by one of {MEDIAN_KEYS}, not {key!r}")
     counted = questions.order_by().values(key, "seconds_spent").annotate(n=Count("pk"))
     sql, params = counted.query.sql_with_params()
-    # n is cast so that the running sums are integers and (total + 1) / 2 divides as integers.
+    # n is cast so that the running sums are integers and (total + 1) / 2 divides as integers;
+    # the two flags are 0 or 1 (PostgreSQL would say a comparison as a boolean, SQLite as an
+    # integer: every column here reads the same on both).
     middle = f"""
-        SELECT k, s, upto - n < (total + 1) / 2 AND upto >= (total + 1) / 2,
-               upto - n < (total + 2) / 2 AND upto >= (total + 2) / 2
+        SELECT k, s,
+               CASE WHEN upto - n < (total + 1) / 2 AND upto >= (total + 1) / 2 THEN 1 ELSE 0 END,
+               CASE WHEN upto - n < (total + 2) / 2 AND upto >= (total + 2) / 2 THEN 1 ELSE 0 END
         FROM (SELECT h.{key} AS k, h.seconds_spent AS s, CAST(h.n AS INTEGER) AS n,
                      SUM(CAST(h.n AS INTEGER)) OVER (PARTITION BY h.{key} ORDER BY h.seconds_spent)
                          AS upto,
@@ -142,16 +158,9 @@ def median_seconds(questions: QuerySet, key: str = "author_id") -> dict[int, int
               FROM ({sql}) h) running
         WHERE upto - n < (total + 2) / 2 AND upto >= (total + 1) / 2
     """  # noqa: S608 (the key is one of MEDIAN_KEYS; every value is a parameter)
-    found: dict[int, list[int]] = {}
     with connection.cursor() as cursor:
         cursor.execute(middle, params)
-        for value, seconds, low, high in cursor.fetchall():
-            pair = found.setdefault(value, [0, 0])
-            if low:
-                pair[0] = seconds
-            if high:
-                pair[1] = seconds
-    return {value: _half(low + high, 2) for value, (low, high) in found.items()}
+        return cursor.fetchall()
 
 
 def _half(total: int, count: int) -> int | float:

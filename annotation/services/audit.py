@@ -14,7 +14,7 @@ from django.db.models import Max
 
 from annotation.models import Answer, Campaign, Question, QuestionRevision, ReviewCounter
 from annotation.sampling import should_sample
-from core.rows import built, columns, prepared_cursor
+from core.rows import built, columns, param, prepared_cursor
 
 
 def _settings(campaign: Campaign) -> dict:
@@ -48,9 +48,7 @@ def _counter_row_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
             [
                 campaign.pk,
                 annotator_id,
-                settings["rate"],
-                settings["warmup"],
-                settings["warmup_rate"],
+                *(param(ReviewCounter, name, settings[name]) for name in settings),
             ],
         )
         return built(ReviewCounter, cursor.fetchone())
@@ -95,7 +93,7 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
             "UPDATE annotation_reviewcounter SET "
             + ", ".join(f"{name} = %s" for name in kept)
             + " WHERE id = %s",
-            [*(getattr(counter, name) for name in kept), counter.pk],
+            [*(param(ReviewCounter, name, getattr(counter, name)) for name in kept), counter.pk],
         )
     return decisions
 

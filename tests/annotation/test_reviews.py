@@ -15,6 +15,8 @@ from core.roles import Role
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 
+pytestmark = pytest.mark.both_backends  # `make test` runs it on SQLite too
+
 
 @pytest.fixture
 def audited(campaign):

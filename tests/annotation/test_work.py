@@ -1,4 +1,7 @@
-"""The work loop: claim, draft, submit, release, with the rules on every step."""
+"""The work loop: claim, draft, submit, release, with the rules on every step.
+
+`make test` runs this module on PostgreSQL and again on SQLite (the `make run` default).
+"""
 
 from datetime import timedelta
 
@@ -11,6 +14,8 @@ from annotation.services.work import draft_save, lease_claim_next, lease_release
 from core.errors import ServiceError
 from tests.annotation.conftest import expire, good_questions
 from tests.factories import UserFactory
+
+pytestmark = pytest.mark.both_backends
 
 
 def test_claim_gives_the_first_free_paragraph_and_a_reload_returns_it(
@@ -240,6 +245,39 @@ def test_api_work_loop(api, campaign, paragraphs, annotators):
     assert [q["position"] for q in submitted.json()] == [0, 1, 2]
     mine = api.get("/api/v1/questions/").json()["results"]
     assert len(mine) == 3 and {q["author"] for q in mine} == {"ann0"}
+
+
+def test_api_drafts_saved_again_and_again_then_given_back_and_submitted(api, campaign, paragraphs):
+    """The page autosaves every few seconds on one lease: every save is kept (on SQLite the
+    second one answered 500, a naive time compared with an aware one)."""
+    claims = f"/api/v1/campaigns/{campaign.pk}/leases/"
+    first = api.post(claims).json()["id"]
+    for count in range(1, 6):
+        draft = {"questions": [{"text": f"Question {n} ?"} for n in range(count)]}
+        saved = api.put(f"/api/v1/leases/{first}/draft/", {"draft": draft}, format="json")
+        assert (saved.status_code, saved.json()["draft"]) == (200, draft)
+    lease = Lease.objects.get(pk=first)
+    assert len(lease.draft["questions"]) == 5
+    assert lease.expires_at >= lease.draft_saved_at + timedelta(minutes=29)
+    assert api.post(claims).json()["draft"] == lease.draft  # a reload finds all of them
+
+    given_back = api.post(f"/api/v1/leases/{first}/release/", {"reason": "skip"}, format="json")
+    assert given_back.status_code == 200
+    assert Lease.objects.get(pk=first).status == "released"
+
+    second = api.post(claims).json()
+    assert second["paragraph"]["id"] == paragraphs[1].pk
+    sent = good_questions(paragraphs[1])
+    for count in (1, 2, 3):
+        draft = {"questions": sent[:count]}
+        saved = api.put(f"/api/v1/leases/{second['id']}/draft/", {"draft": draft}, format="json")
+        assert saved.status_code == 200
+    submitted = api.post(
+        f"/api/v1/leases/{second['id']}/submit/", {"questions": sent}, format="json"
+    )
+    assert submitted.status_code == 201
+    assert [q["text"] for q in submitted.json()] == [q["text"] for q in sent]
+    assert Lease.objects.get(pk=second["id"]).status == "submitted"
 
 
 def test_api_bad_submit_is_400_naming_the_field(api, campaign, paragraphs):

@@ -17,7 +17,12 @@ from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# `make test` runs it on SQLite too (the live server and the test share the SQLite file).
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.both_backends,
+    pytest.mark.django_db(transaction=True),
+]
 
 # The emoji (U+1F5FC, outside the BMP) comes before the answer: 1 code point, 2 UTF-16 units.
 TEXT = (

@@ -15,7 +15,12 @@ from tests.e2e.conftest import settle
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# `make test` runs it on SQLite too (the live server and the test share the SQLite file).
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.both_backends,
+    pytest.mark.django_db(transaction=True),
+]
 
 TEXT = (
     "La Loire 🌊 est le plus long fleuve de France : elle parcourt 1 006 kilomètres depuis le "

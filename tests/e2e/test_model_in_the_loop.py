@@ -62,6 +62,7 @@ def add(page, question, answer):
     page.get_by_role("button", name="Add the question").click()
 
 
+@pytest.mark.both_backends
 def test_an_annotator_rephrases_until_the_model_is_fooled(page, live_server, paragraph):
     campaign = adversarial(model_kind="lexical", model_f1_threshold=40)
     start(page, live_server)
@@ -122,6 +123,7 @@ def slow_server():
         yield url
 
 
+@pytest.mark.both_backends
 def test_a_slow_model_says_unavailable_and_nothing_is_lost(
     page, live_server, paragraph, slow_server, settings
 ):

@@ -16,7 +16,12 @@ from corpus.services import article_store
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# `make test` runs it on SQLite too (the live server and the test share the SQLite file).
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.both_backends,
+    pytest.mark.django_db(transaction=True),
+]
 
 # An emoji (outside the BMP: two UTF-16 units, one code point) before every answer.
 TEXT = (

@@ -18,7 +18,12 @@ from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.e2e.test_review import drag_select_span
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# `make test` runs it on SQLite too (the live server and the test share the SQLite file).
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.both_backends,
+    pytest.mark.django_db(transaction=True),
+]
 
 EXISTING = [
     ("Quelle est la longueur de la Loire ?", "1 006 kilomètres"),

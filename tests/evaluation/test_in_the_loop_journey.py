@@ -19,7 +19,7 @@ from tests.annotation.conftest import TEXTS
 from tests.factories import UserFactory
 from tests.needs import require_module
 
-pytestmark = pytest.mark.usefixtures("releases_folder")
+pytestmark = [pytest.mark.usefixtures("releases_folder"), pytest.mark.both_backends]
 
 LOIRE = TEXTS[0]
 LONG_SPAN = "France, avec 1 006 km"  # the annotator's span, too long

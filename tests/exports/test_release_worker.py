@@ -1,8 +1,9 @@
 """A real export worker builds releases; one killed mid-build is redelivered and finished once.
 
-The workers are real Celery processes reading the test database and fed by the real Redis
-(see `redis_worker_factory` in tests/conftest.py); their release files go to `$VAR_DIR/releases`,
-which the test points at a temporary folder.
+The workers are real Celery processes reading the test database, fed by the real Redis on
+PostgreSQL and by the filesystem queue in the SQLite pass, as `make run` feeds its worker (see
+`pass_worker_factory` in tests/conftest.py); their release files go to `$VAR_DIR/releases`,
+which the test points at a temporary folder. The end-to-end build runs in both passes.
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from core.roles import Role
 from exports.models import Release, ReleaseFile
 from exports.services import release_create
-from tests.conftest import database_url_of
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 from tests.needs import PIAF, require_file
-from tests.services import WorkerProcess, manage_env, wait_until
+from tests.services import WorkerProcess, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -33,10 +32,9 @@ DATA_PREFIXES = ("squad-", "hf-", "mrqa-")
 
 
 @pytest.fixture
-def var_dir(tmp_path, settings) -> Path:
+def var_dir(worker_var_dir, settings) -> Path:
     """The workers' VAR_DIR; this process reads the same releases folder."""
-    var = tmp_path / "var"
-    var.mkdir()
+    var = worker_var_dir
     settings.STORAGES = {
         **settings.STORAGES,
         "releases": {
@@ -101,30 +99,18 @@ def assert_stored_as_recorded(var: Path, release: Release) -> dict[str, str]:
 
 
 @pytest.fixture
-def workers(redis_worker_factory, var_dir):
-    """Start workers (export, unless other queues are named) on the test database (Redis
-    checked and emptied by the factory)."""
-    started: list[WorkerProcess] = []
+def workers(pass_worker_factory, var_dir):
+    """Start workers (export, unless other queues are named) on the test database, fed as
+    this pass's platform feeds them: Redis on PostgreSQL, the file queue on SQLite
+    (`pass_worker_factory` in tests/conftest.py)."""
 
     def start(name: str, queues: str = "export", **extra_env) -> WorkerProcess:
-        env = manage_env(
-            DATABASE_URL=database_url_of(connection.settings_dict),
-            VAR_DIR=str(var_dir),
-            **extra_env,
-        )
-        worker = WorkerProcess(env, name, queues)
-        started.append(worker)
-        return worker
+        return pass_worker_factory(name, queues, **extra_env)
 
-    yield start
-    for worker in started:
-        try:
-            worker.stop()
-        finally:
-            if worker.process.poll() is None:
-                worker.kill()
+    return start
 
 
+@pytest.mark.both_backends
 def test_a_real_export_worker_builds_a_release_end_to_end(workers, var_dir, boss, tmp_path):
     ds = make_dataset()
     worker = workers("export")
