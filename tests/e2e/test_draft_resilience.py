@@ -268,3 +268,31 @@ def test_on_load_the_copy_with_the_higher_revision_wins(paragraph_page):
     assert lease.draft["rev"] == server_rev + 1
     assert [q["text"] for q in lease.draft["questions"]] == ["Question jamais envoyée ?"]
     assert page.console_problems == []
+
+
+def test_a_hanging_save_shows_the_notice_and_try_again_now_sends_it_anew(paragraph_page):
+    page = paragraph_page
+    add_question(page, *QUESTIONS[0])
+    held = []  # draft PUTs that get no answer at all: a server that hangs
+    hanging = True
+
+    def hang(route):
+        if hanging and is_draft_put(route.request):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/draft/", hang)
+    with page.expect_request(is_draft_put):
+        add_question(page, *QUESTIONS[1], saved=False)
+    page.clock.run_for(5_500)
+    expect(page.locator("#draft-notice-title")).to_have_text(NOTICE_TROUBLE)
+    assert len(held) == 1  # still on its way: no second request overtook it
+
+    hanging = False  # the server answers again; the request on its way still hangs
+    with page.expect_response(draft_saved):
+        page.get_by_role("button", name="Réessayer maintenant").click()
+    expect(page.locator("#draft-notice")).to_be_hidden()
+    lease = Lease.objects.get()
+    assert [q["text"] for q in lease.draft["questions"]] == [QUESTIONS[0][0], QUESTIONS[1][0]]
+    assert len(held) == 1

@@ -115,9 +115,13 @@
         !Array.isArray(copy.draft) ? copy : null;
     } catch (e) { return null; }
   }
+  let keptHere = Boolean(store);  // whether the last change reached this browser's storage
   function writeLocal(draft) {
     if (!store) return;
-    try { store.setItem(storeKey, JSON.stringify({ rev: draft.rev, changedAt: Date.now(), draft })); } catch (e) { /* full */ }
+    try {
+      store.setItem(storeKey, JSON.stringify({ rev: draft.rev, changedAt: Date.now(), draft }));
+      keptHere = true;
+    } catch (e) { keptHere = false; }  // full: the notice says to keep the page open
   }
   function forgetLocal() {
     if (store) try { store.removeItem(storeKey); } catch (e) { /* nothing to forget */ }
@@ -386,10 +390,10 @@
    * while the server fails, never retried on a refusal (a 4xx other than 408/429). */
   const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
   const NOTICE_AFTER_MS = 5000;
-  const SAVE_TIMEOUT_MS = 15000;
   const notice = $("draft-notice");
-  let inFlight = false;
+  let inFlight = null;  // the AbortController of the request on its way (or true without one)
   let saveAgain = false;
+  let retryAfterAbort = false;
   let failures = 0;
   let refused = false;
   let waitingSince = null;  // the first unanswered save since the last success
@@ -414,7 +418,7 @@
   function showTrouble() {
     noticeTimer = null;
     if (sent || refused || waitingSince === null) return;
-    showNotice("trouble", T.draftTroubleTitle, [store ? T.draftTroubleKept : T.draftTroubleNotKept]);
+    showNotice("trouble", T.draftTroubleTitle, [keptHere ? T.draftTroubleKept : T.draftTroubleNotKept]);
   }
 
   function schedule(ms) {
@@ -427,14 +431,15 @@
     saveTimer = null;
     if (sent || rev <= ackedRev) return;
     if (inFlight) { saveAgain = true; return; }
-    inFlight = true;
+    const controller = typeof AbortController === "function" ? new AbortController() : null;
+    inFlight = controller || true;
     if (waitingSince === null) {
       waitingSince = Date.now();
       noticeTimer = setTimeout(showTrouble, NOTICE_AFTER_MS);
     }
     const draft = draftBody();
-    const controller = typeof AbortController === "function" ? new AbortController() : null;
-    const timer = controller ? setTimeout(() => controller.abort(), SAVE_TIMEOUT_MS) : null;
+    // No time-out of our own: a hanging request shows the notice after 5 s like a failing
+    // one, and "Try again now" (or `online`) cancels it and sends again.
     fetch(root.dataset.draftUrl, {
       method: "PUT", credentials: "same-origin", keepalive: true,  // survives closing the tab
       signal: controller ? controller.signal : undefined,
@@ -448,8 +453,7 @@
       }
       throw new Error(String(response.status));
     }).catch(failed).finally(() => {
-      clearTimeout(timer);
-      inFlight = false;
+      inFlight = null;
       // Changes made meanwhile go now, unless a retry is already planned.
       if (saveAgain && !saveTimer && !refused && !failures) saveDraft();
       saveAgain = false;
@@ -459,6 +463,7 @@
   function savedOn(savedRev, lease) {
     ackedRev = Math.max(ackedRev, savedRev);
     failures = 0;
+    retryAfterAbort = false;
     refused = false;
     waitingSince = null;
     clearTimeout(noticeTimer);
@@ -476,6 +481,7 @@
   function refusedWith(data) {
     refused = true;
     failures = 0;
+    retryAfterAbort = false;
     waitingSince = null;
     clearTimeout(noticeTimer);
     clearTimeout(saveTimer);
@@ -486,20 +492,27 @@
     if (!messages.length && data && typeof data.detail === "string") messages = [data.detail];
     if (!messages.length) messages = [T.saveFailed];
     status(messages.join(" "));
-    showNotice("refused", T.draftRefusedTitle, [...messages, store ? T.draftRefusedKept : T.draftTroubleNotKept]);
+    showNotice("refused", T.draftRefusedTitle, [...messages, keptHere ? T.draftRefusedKept : T.draftTroubleNotKept]);
   }
 
   function failed() {
     if (sent) return;
     failures += 1;
     status(T.saveFailed);
-    schedule(RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+    schedule(retryAfterAbort ? 0 : RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+    retryAfterAbort = false;
   }
 
-  /** Try at once: the browser is back online, or the annotator asked. */
+  /** Try at once: the browser is back online, or the annotator asked. A request still on
+   * its way (a server that hangs) is cancelled first. */
   function retryNow() {
     if (sent || refused || rev <= ackedRev) return;
-    saveDraft();
+    if (inFlight && typeof inFlight.abort === "function") {
+      retryAfterAbort = true;
+      inFlight.abort();
+      return;
+    }
+    if (!inFlight) saveDraft();
   }
 
   function changed() {
