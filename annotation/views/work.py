@@ -93,6 +93,21 @@ def _page_messages() -> dict:
         "needAnswer": _("Select the answer in the paragraph."),
         "saved": _("Draft saved at %(time)s"),
         "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
+        "draftTroubleTitle": _("Your questions are not reaching the server."),
+        "draftTroubleKept": _(
+            "They are kept in this browser and will be sent as soon as the server answers: "
+            "keep working, and do not clear this browser's data."
+        ),
+        "draftTroubleNotKept": _(
+            "This browser cannot keep them either (private browsing or storage full): keep "
+            "this page open until they are saved."
+        ),
+        "draftRefusedTitle": _("The server refuses to save this draft."),
+        "draftRefusedKept": _(
+            "Your questions are kept in this browser: copy them before leaving this page."
+        ),
+        "draftRestored": _("Restored from this browser: not yet saved on the server."),
+        "takenTitle": _("Another annotator took this paragraph."),
         "edit": _("Edit"),
         "delete": _("Delete"),
         "answer": _("Answer"),
