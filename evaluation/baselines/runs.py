@@ -38,6 +38,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from core import egress
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text, object_by_id
@@ -120,6 +121,8 @@ def _check_model(kind: str, model: str) -> str:
             raise ServiceError(
                 {"model": [_("No user name or password in the address: it is shown to users.")]}
             )
+        if problem := egress.url_problem(model):  # checked again at each request
+            raise ServiceError({"model": [problem]})
     return model
 
 
