@@ -27,6 +27,8 @@ from exports.services import release_build, release_create
 from tests.factories import UserFactory
 from tests.services import wait_until
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 # Each context starts with its answer's first word, so a server answering "the first word of
 # the context" is right on one question in two (the other asks about something later).
 ARTICLES = [

@@ -22,6 +22,8 @@ from tests.annotation.conftest import TEXTS
 from tests.evaluation.predict_servers import Garbage, Slow, serving
 from tests.factories import UserFactory
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 LOIRE = TEXTS[0]
 ANSWER = "1 006 km"
 # The lexical model answers "006" (F1 50 against "1 006 km": not fooled at 40 %), then "long"

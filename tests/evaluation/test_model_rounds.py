@@ -45,6 +45,8 @@ from tests.factories import UserFactory
 from tests.needs import require_module
 from tests.pages import queries_before_and_after
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 GUTENBERG = (
     "Gutenberg mit au point à Mayence, vers 1450, une presse à caractères mobiles qui permit "
     "d'imprimer la Bible à environ 180 exemplaires."

@@ -24,7 +24,7 @@ from exports.models import Release
 from tests.evaluation.test_baseline_runs import first_word_server, make_release  # noqa: F401
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 BUILD = "exports.tasks.release_build_task"
 CPU = "evaluation.tasks.baseline_task"
@@ -189,7 +189,9 @@ def test_the_release_page_loads_the_scoring_runs_live_then_their_scores(
 
     page = client.get(f"/manage/releases/{release.pk}/").content.decode()
     assert f'hx-get="{url}" hx-trigger="load"' in page
-    assert '<dd id="release-score-with">un serveur de prédiction, la référence lexicale</dd>' in page
+    assert (
+        '<dd id="release-score-with">un serveur de prédiction, la référence lexicale</dd>' in page
+    )
 
     pending = client.get(url, headers={"HX-Request": "true"})
     html = pending.content.decode().strip()
