@@ -204,7 +204,7 @@ def test_a_run_that_is_not_finished_is_refused_and_a_finished_one_starts_a_round
         "model_run": [f"Baseline run {running.pk} is not a finished run."]
     }
     trained = BaselineRun.objects.create(
-        release=release, kind="finetune", model="/models/camembert-base", status="succeeded"
+        release=release, kind="finetune", model="camembert-base", status="succeeded"
     )
     with pytest.raises(ServiceError) as refused:
         campaign_model_set(

@@ -261,7 +261,9 @@ def trained_zola_checkpoint(folder):
     return folder, {q: (text, start) for q, (text, start, _na) in spans.items()}
 
 
-def test_without_redis_a_checkpoint_answers_in_the_web_process(settings, tmp_path):
+def test_without_redis_a_checkpoint_answers_in_the_web_process(
+    settings, tmp_path, models_under_basetemp
+):
     folder, expected = trained_zola_checkpoint(tmp_path / "zola")
     settings.REDIS_URL = ""
     spec = ModelSpec(kind="checkpoint", location=str(folder), label="tiny")
@@ -273,7 +275,9 @@ def test_without_redis_a_checkpoint_answers_in_the_web_process(settings, tmp_pat
     assert replies == list(expected.values())
 
 
-def test_without_redis_a_missing_checkpoint_makes_the_model_unavailable(settings, tmp_path):
+def test_without_redis_a_missing_checkpoint_makes_the_model_unavailable(
+    settings, tmp_path, models_under_basetemp
+):
     require_module("torch", "the checkpoint is loaded in this process (dev extra)")
     settings.REDIS_URL = ""
     spec = ModelSpec(kind="checkpoint", location=str(tmp_path / "gone"), label="gone")

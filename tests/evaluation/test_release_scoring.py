@@ -62,14 +62,14 @@ def test_the_build_records_one_run_per_entry_and_sends_the_fine_tune_to_the_gpu_
         django_capture_on_commit_callbacks,
         [
             {"kind": "lexical"},
-            {"kind": "finetune", "model": "/models/tiny", "hyperparameters": {"epochs": 2}},
+            {"kind": "finetune", "model": "tiny", "hyperparameters": {"epochs": 2}},
             {"kind": "http", "model": "http://127.0.0.1:9/predict"},
         ],
     )
     runs = list(BaselineRun.objects.order_by("id"))
     assert [(r.scoring_key, r.kind, r.model, r.hyperparameters) for r in runs] == [
         ("score-0", "lexical", "", {}),
-        ("score-1", "finetune", "/models/tiny", {"epochs": 2}),
+        ("score-1", "finetune", "tiny", {"epochs": 2}),
         ("score-2", "http", "http://127.0.0.1:9/predict", {}),
     ]
     assert {(r.status, r.attempts, r.created_by_id) for r in runs} == {
