@@ -56,13 +56,13 @@ SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 DEMO_CAMPAIGN = "Démo — questions"
 DEMO_ANSWERS_CAMPAIGN = "Démo — réponses supplémentaires"
 DEMO_UNANSWERABLE_CAMPAIGN = "Démo — questions sans réponse"
-
-
 def demo_campaign_ensure() -> bool:
     """Create the demo questions campaign unless it exists; return True when created."""
     if Campaign.objects.filter(name=DEMO_CAMPAIGN).exists():
         return False
-    campaign_create(name=DEMO_CAMPAIGN, question_type_targets={"why": 10, "how": 10})
+    campaign_create(
+        name=DEMO_CAMPAIGN, question_type_targets={"why": 10, "how": 10}
+    )
     return True
 
 
