@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import sys
 from pathlib import Path
@@ -120,6 +121,30 @@ try:
         "MODEL_LOOP_SERVE_IDLE_SECONDS", 120, minimum=1, maximum=3600
     )
     MODEL_LOOP_BATCH_SIZE = env.int("MODEL_LOOP_BATCH_SIZE", 32, minimum=1, maximum=1024)
+    # Questions one annotator may ask the model in the loop (per minute, hour…).
+    MODEL_ATTEMPTS_RATE = env.str("MODEL_ATTEMPTS_RATE", "20/minute")
+    if not RATE.match(MODEL_ATTEMPTS_RATE):
+        raise EnvError(
+            "MODEL_ATTEMPTS_RATE",
+            f"expected a number of requests per second, minute, hour or day, like 20/minute, "
+            f"got {MODEL_ATTEMPTS_RATE!r}",
+        )
+    # The egress policy (core/egress.py, docs/security.md): the networks and host names the
+    # server may send admins' requests to beside public addresses ("10.0.0.0/8", "::1";
+    # "models.internal", ".svc.cluster.local" for every name under it).
+    EGRESS_ALLOWED_NETWORKS = env.list("EGRESS_ALLOWED_NETWORKS", [])
+    for _network in EGRESS_ALLOWED_NETWORKS:
+        try:
+            ipaddress.ip_network(_network, strict=False)
+        except ValueError:
+            raise EnvError(
+                "EGRESS_ALLOWED_NETWORKS",
+                f"expected networks like 10.0.0.0/8 or fd00::/8, got {_network!r}",
+            ) from None
+    EGRESS_ALLOWED_HOSTS = env.list("EGRESS_ALLOWED_HOSTS", [])
+    # The only folder `evaluate` and `finetune` runs load local models from, named relative
+    # to it (evaluation/model_names.py); a name that is not there is a model hub name.
+    MODELS_DIR = Path(env.str("MODELS_DIR", str(VAR_DIR / "models"))).resolve()
 except EnvError as error:
     raise ImproperlyConfigured(f"Bad environment variable {error}") from None
 

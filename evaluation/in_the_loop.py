@@ -15,10 +15,12 @@ from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from annotation.models import (
     Answer,
@@ -32,9 +34,11 @@ from annotation.models import (
 )
 from annotation.services.work import check_kind, check_open
 from annotation.validation import MODEL_KEY, question_text_problems, span_problems
+from core import egress
 from core.errors import ServiceError
 from core.inputs import parse_id
 from core.jobs import job_enqueue
+from core.ratelimit import RateLimited, rate_take
 from core.text import has_bad_characters
 from evaluation.metrics import exact_match, f1, language_normalization
 from evaluation.model_loop import ModelSpec, ModelUnavailable, ask
@@ -144,6 +148,8 @@ def _url(value, errors: dict) -> str:
         errors["model_url"] = [_("No user name or password in the address: it is shown to users.")]
     elif has_bad_characters(url):
         errors["model_url"] = [_("The text holds characters that cannot be stored.")]
+    elif problem := egress.url_problem(url):  # checked again at each request (DNS changes)
+        errors["model_url"] = [problem]
     return url
 
 
@@ -333,7 +339,25 @@ def attempt_make(*, lease: Lease, data) -> ModelAttempt:
     errors, clean = _attempt_problems(lease.paragraph.text, data)
     if errors:
         raise ServiceError(errors)
+    _attempt_allowed(lease)
     return _attempt_record(lease, clean)
+
+
+def _attempt_allowed(lease: Lease) -> None:
+    """Count the annotator's attempt; raise RateLimited (429) past MODEL_ATTEMPTS_RATE: each
+    attempt may send a request to a model server."""
+    wait = rate_take(
+        scope="model-attempts", who=lease.annotator_id, rate=settings.MODEL_ATTEMPTS_RATE
+    )
+    if wait is not None:
+        message = ngettext(
+            "You asked the model too many questions in a short time. Try again in %(seconds)d "
+            "second.",
+            "You asked the model too many questions in a short time. Try again in %(seconds)d "
+            "seconds.",
+            wait,
+        ) % {"seconds": wait}
+        raise RateLimited({"detail": [message]}, retry_after=wait)
 
 
 def _attempt_record(lease: Lease, clean: dict) -> ModelAttempt:

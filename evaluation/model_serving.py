@@ -120,9 +120,10 @@ def loaded(location: str):
         # The gpu extra: torch and transformers, imported only where a checkpoint is served.
         from evaluation.baselines.checkpoints import load_checkpoint
         from evaluation.baselines.training import TrainConfig
+        from evaluation.model_names import checkpoint_location
 
         started = time.perf_counter()
-        model, tokenizer = load_checkpoint(location)
+        model, tokenizer = load_checkpoint(checkpoint_location(location))
         config = TrainConfig(eval_batch_size=64)  # CUDA when there is one, bf16 on it
         model.to(config.resolve_device()).eval()
         while len(LOADED) >= MAX_LOADED:

@@ -16,8 +16,6 @@ a model; cell: its F1 and fooling rate on them).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.db import transaction
 from django.db.models import Avg, Count, F, Q, Sum
 from django.utils.translation import gettext_noop
@@ -29,6 +27,7 @@ from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.baselines.runs import mrqa_contexts
 from evaluation.in_the_loop import answer_scores, is_fooled
+from evaluation.model_names import checkpoint_location
 from evaluation.models import BaselineRun
 
 
@@ -75,9 +74,9 @@ def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, s
     where = run.checkpoint if run.kind == BaselineRun.Kind.FINETUNE else run.model
     if not where:
         raise RuntimeError(f"baseline run {run.pk} has no checkpoint to load")
-    if Path(where).is_dir():
-        model, tokenizer = qa.load_checkpoint(where)
-    else:  # a hub name an evaluate-only run was given (read as safetensors only, as runs do)
+    if run.kind == BaselineRun.Kind.FINETUNE:
+        model, tokenizer = qa.load_checkpoint(checkpoint_location(where))
+    else:  # a folder of the models folder or a hub name (safetensors only, as runs do)
         model, tokenizer = qa.load_pretrained(where)
     config = qa.TrainConfig(**run.hyperparameters)
     return qa.predict(model, tokenizer, examples, config)

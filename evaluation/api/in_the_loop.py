@@ -13,6 +13,7 @@ from annotation.services.work import lease_get
 from core.errors import ServiceError
 from core.inputs import object_by_id, parse_id
 from core.permissions import IsAnnotator, IsPlatformAdmin
+from core.ratelimit import RateLimited
 from evaluation.in_the_loop import (
     attempt_data,
     attempt_make,
@@ -55,7 +56,8 @@ class LeaseAttemptsView(APIView):
 
     `POST {key, text, answer_start, answer_text}` → 201 with the model's answer, its EM/F1
     against the span and `fooled`; `status: "unavailable"` (still 201) when the model is down
-    or slow. `GET` lists the lease's attempts in order.
+    or slow; 429 with `Retry-After` past the annotator's MODEL_ATTEMPTS_RATE. `GET` lists the
+    lease's attempts in order.
     """
 
     permission_classes = [IsAnnotator]
@@ -73,7 +75,17 @@ class LeaseAttemptsView(APIView):
         attempts = ModelAttempt.objects.filter(lease=lease).select_related("round")
         return Response([attempt_data(a) for a in attempts.order_by("key", "number")])
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, 429: OpenApiTypes.OBJECT},
+    )
     def post(self, request, pk):
-        attempt = attempt_make(lease=self._lease(request, pk), data=request.data)
+        try:
+            attempt = attempt_make(lease=self._lease(request, pk), data=request.data)
+        except RateLimited as limited:  # past MODEL_ATTEMPTS_RATE: say when to try again
+            return Response(
+                {"errors": limited.errors},
+                status=limited.status,
+                headers={"Retry-After": str(limited.retry_after)},
+            )
         return Response(attempt_data(attempt), status=status.HTTP_201_CREATED)

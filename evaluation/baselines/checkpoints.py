@@ -3,13 +3,16 @@
 Pickled weights (``pytorch_model.bin``) can run code when loaded, so none is ever written or
 read here; ``torch.load``, where it is ever needed, must be called with ``weights_only=True``.
 Loading a checkpoint never reaches a model hub: the directory must exist locally;
-``load_pretrained`` reads a model to start from by hub name or folder, safetensors only too.
+``load_pretrained`` reads a model to start from by hub name or by a folder of the models folder
+(MODELS_DIR, ``evaluation.model_names``), safetensors only too.
 """
 
 import inspect
 from pathlib import Path
 
 from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+
+from evaluation.model_names import model_location
 
 PICKLED_SUFFIXES = (".bin", ".pt", ".pth", ".pkl")
 
@@ -55,10 +58,12 @@ def load_checkpoint(directory: str | Path):
     return model, tokenizer
 
 
-def load_pretrained(name: str | Path):
-    """Return ``(model, tokenizer)`` of a model to start from or to evaluate: a hub name or a
-    local folder, its weights read from safetensors only (a pickled checkpoint could run code
-    when loaded)."""
-    tokenizer = AutoTokenizer.from_pretrained(name)
-    model = AutoModelForQuestionAnswering.from_pretrained(name, use_safetensors=True)
+def load_pretrained(name: str):
+    """Return ``(model, tokenizer)`` of a model to start from or to evaluate: a folder of the
+    models folder named relative to it, or a hub name (``evaluation.model_names``), its weights
+    read from safetensors only (a pickled checkpoint could run code when loaded)."""
+    location = model_location(name)
+    local = {"local_files_only": True} if location != name else {}
+    tokenizer = AutoTokenizer.from_pretrained(location, **local)
+    model = AutoModelForQuestionAnswering.from_pretrained(location, use_safetensors=True, **local)
     return model, tokenizer

@@ -8,9 +8,13 @@ client POSTs the line's JSON object, and the server answers with a JSON object
 `{qid: answer}` for that context's questions. The task's script waited up to ten minutes for
 the server to accept connections before the first request; `wait_until_up` does the same.
 
-Everything that can go wrong is raised as one `PredictServerError`, whose message names the
-URL and the problem: connection refused, timeout, a status other than 200, a body that is
-not JSON, not an object of strings, or missing some of the context's qids.
+Every request goes through the egress policy (`core.egress`: the host's addresses are
+checked, the connection goes to the address checked, no redirect is followed). Everything
+that can go wrong is raised as one `PredictServerError`, whose message names the URL and the
+kind of problem: refused by the egress policy, connection refused, timeout, a status other
+than 200, a body that is not JSON, not an object of strings, or missing some of the
+context's qids. It never quotes the reply's body (an admin could point the platform at an
+internal service and read its answer in a run's error): the body goes to the server's log.
 
 An empty string is a valid answer: on a SQuAD v2.0 release it says "no answer" (the official
 v2.0 script's convention; MRQA itself has no unanswerable questions), and it is scored as
@@ -20,12 +24,17 @@ such. `null`, a number or a list is not an answer: the reply is refused, naming 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
+
+from core import egress
+
+logger = logging.getLogger(__name__)
 
 TIMEOUT = 60.0  # seconds for one context's request
 RETRIES = 2  # more tries after a connection error: a server may restart between contexts
@@ -50,7 +59,6 @@ def predict_over_http(
     contexts: Iterable[dict[str, Any]],
     *,
     timeout: float = TIMEOUT,
-    client: httpx.Client | None = None,
     retries: int = RETRIES,
     withhold_answers: bool = False,
 ) -> dict[str, str]:
@@ -64,7 +72,7 @@ def predict_over_http(
     """
     check_url(url)
     predictions: dict[str, str] = {}
-    with _client(client, timeout) as http:
+    with _client(url, timeout) as http:
         for number, context in enumerate(_contexts(contexts), start=1):
             body = _without_answers(context) if withhold_answers else context
             reply = _post(http, url, body, timeout=timeout, retries=retries)
@@ -77,7 +85,6 @@ def wait_until_up(
     seconds: float = WAIT_SECONDS,
     *,
     interval: float = WAIT_INTERVAL,
-    client: httpx.Client | None = None,
 ) -> None:
     """Return once the server at url answers HTTP at all; raise PredictServerError after seconds.
 
@@ -85,7 +92,7 @@ def wait_until_up(
     """
     check_url(url)
     deadline = time.monotonic() + seconds
-    with _client(client, interval) as http:
+    with _client(url, interval) as http:
         while True:
             try:
                 http.get(url, timeout=interval)
@@ -112,13 +119,15 @@ def check_url(url: str) -> None:
 
 
 @contextmanager
-def _client(client: httpx.Client | None, timeout: float) -> Iterator[httpx.Client]:
-    """Yield the caller's client (left open), or a new one closed on the way out."""
-    if client is not None:
-        yield client
-        return
-    with httpx.Client(timeout=timeout, follow_redirects=False) as own:
-        yield own
+def _client(url: str, timeout: float) -> Iterator[httpx.Client]:
+    """Yield a client whose requests go through the egress policy; turn a refusal by the
+    policy into a PredictServerError."""
+    try:
+        with egress.client(timeout=timeout) as own:
+            yield own
+    except egress.EgressRefused as refusal:
+        logger.warning("predict server %s: %s (%s)", url, refusal, refusal.detail)
+        raise PredictServerError(url, str(refusal)) from None
 
 
 def _contexts(contexts: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -160,27 +169,35 @@ def _post(
 
 
 def _describe(error: httpx.TransportError, timeout: float) -> str:
-    """Return a short account of a transport error: refused, timed out, or what it said."""
+    """Return the kind of a transport error: refused, timed out, or which class of failure.
+
+    Never its text: a service that does not speak HTTP (Redis, PostgreSQL) gets its first
+    reply quoted in the parser's error, which would map and read internal services. The
+    text goes to the log.
+    """
+    logger.warning("predict server transport error: %s: %s", type(error).__name__, error)
     if isinstance(error, httpx.TimeoutException):
         return f"timed out after {timeout:g} s ({type(error).__name__})"
     if isinstance(error, httpx.ConnectError) and "refused" in str(error).lower():
         return "connection refused"
-    return f"{type(error).__name__}: {error}"
+    if isinstance(error, httpx.ConnectError):
+        return "could not connect (ConnectError)"
+    if isinstance(error, httpx.RemoteProtocolError | httpx.LocalProtocolError):
+        return f"the reply is not HTTP ({type(error).__name__})"
+    return f"the exchange failed ({type(error).__name__})"
 
 
 def _answers(url: str, reply: httpx.Response, qids: list[str], number: int) -> dict[str, str]:
     """Return the reply's answers to qids, or raise PredictServerError naming what is wrong."""
     where = f"context {number}"
     if reply.status_code != 200:
-        raise PredictServerError(
-            url, f"{where}: answered HTTP {reply.status_code}, not 200: {_excerpt(reply.text)}"
-        )
+        _log_body(url, reply, where)
+        raise PredictServerError(url, f"{where}: answered HTTP {reply.status_code}, not 200")
     try:
         answers = json.loads(reply.content)
     except ValueError:
-        raise PredictServerError(
-            url, f"{where}: the reply is not JSON: {_excerpt(reply.text)}"
-        ) from None
+        _log_body(url, reply, where)
+        raise PredictServerError(url, f"{where}: the reply is not JSON") from None
     _check_strings(url, answers, where)
     missing = [qid for qid in qids if qid not in answers]
     if missing:
@@ -201,6 +218,13 @@ def _check_strings(url: str, answers: Any, where: str) -> None:
             )
 
 
-def _excerpt(text: str, limit: int = 200) -> str:
-    """Return text cut to limit characters, to quote a reply in an error message."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+def _log_body(url: str, reply: httpx.Response, where: str, limit: int = 2000) -> None:
+    """Write the start of a reply outside the protocol to the server's log, never to a page."""
+    text = reply.text
+    logger.warning(
+        "predict server %s, %s: HTTP %s, body: %r",
+        url,
+        where,
+        reply.status_code,
+        text if len(text) <= limit else text[:limit] + "…",
+    )

@@ -38,6 +38,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from core import egress
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text, object_by_id, too_deep_message
@@ -48,6 +49,7 @@ from evaluation.baselines.mrqa_client import PredictServerError, predict_over_ht
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import no_answer_classification, score, score_v2
+from evaluation.model_names import model_name_problem
 from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import (
     question_types,
@@ -112,7 +114,9 @@ def _check_model(kind: str, model: str) -> str:
     if kind == BaselineRun.Kind.LEXICAL:
         return ""
     if not model or len(model) > 500:
-        raise ServiceError({"model": [_("Give the model: a local folder, a hub name or a URL.")]})
+        raise ServiceError(
+            {"model": [_("Give the model: a folder of the models folder, a hub name or a URL.")]}
+        )
     if kind == BaselineRun.Kind.HTTP:
         parts = urlsplit(model)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -121,6 +125,10 @@ def _check_model(kind: str, model: str) -> str:
             raise ServiceError(
                 {"model": [_("No user name or password in the address: it is shown to users.")]}
             )
+        if problem := egress.url_problem(model):  # checked again at each request
+            raise ServiceError({"model": [problem]})
+    elif problem := model_name_problem(model):  # local models: only from MODELS_DIR
+        raise ServiceError({"model": [problem]})
     return model
 
 

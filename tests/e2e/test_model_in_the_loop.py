@@ -128,6 +128,7 @@ def test_a_slow_model_says_unavailable_and_nothing_is_lost(
     page, live_server, paragraph, slow_server, settings
 ):
     settings.MODEL_LOOP_TIMEOUT_SECONDS = 0.5
+    settings.EGRESS_ALLOWED_NETWORKS = ["127.0.0.0/8"]  # the slow server is on this machine
     campaign = adversarial(model_kind="server", model_url=slow_server)
     start(page, live_server)
     add(page, OCEAN, "Atlantique")
@@ -176,11 +177,12 @@ def test_a_tiny_transformer_served_by_a_real_worker_answers_on_the_page(
     )
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     release = Release.objects.create(name="r", version="1", status=Release.Status.SUCCEEDED)
+    settings.MODELS_DIR = tmp_path  # the folder's name relative to it is the run's model
     run = BaselineRun.objects.create(
-        release=release, kind="evaluate", model=str(folder), status="succeeded"
+        release=release, kind="evaluate", model=folder.name, status="succeeded"
     )
     settings.MODEL_LOOP_TIMEOUT_SECONDS = 12.0  # the worker imports torch for the first one
-    redis_worker_factory(MODEL_LOOP_SERVE_IDLE_SECONDS="5")
+    redis_worker_factory(MODEL_LOOP_SERVE_IDLE_SECONDS="5", MODELS_DIR=str(tmp_path))
     campaign = campaign_create(name="Avec un transformer", splits=["dev"])
     campaign_model_set(campaign=campaign, data={"model_kind": "run", "model_run": run.pk})
 

@@ -27,6 +27,8 @@ from exports.services import release_build, release_create
 from tests.factories import UserFactory
 from tests.services import wait_until
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 # Each context starts with its answer's first word, so a server answering "the first word of
 # the context" is right on one question in two (the other asks about something later).
 ARTICLES = [
@@ -249,7 +251,7 @@ def test_the_api_is_for_admins_and_sends_transformers_to_the_gpu_queue(
             {
                 "release": release.pk,
                 "kind": "finetune",
-                "model": "/models/camembert",
+                "model": "camembert",
                 "hyperparameters": {"epochs": 2},
             },
             format="json",
@@ -258,7 +260,7 @@ def test_the_api_is_for_admins_and_sends_transformers_to_the_gpu_queue(
     body = made.json()
     assert (body["kind"], body["model"], body["hyperparameters"], body["status"]) == (
         "finetune",
-        "/models/camembert",
+        "camembert",
         {"epochs": 2},
         "pending",
     )
@@ -331,7 +333,7 @@ def test_run_baseline_runs_here_and_prints_json(first_word_server):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
-    redis_worker_factory, releases_folder, tmp_path
+    redis_worker_factory, releases_folder, settings
 ):
     from evaluation.baselines.qa import save_checkpoint, tiny_model_and_tokenizer
 
@@ -339,14 +341,16 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     texts = [text for _title, _split, text, _questions in ARTICLES]
     texts += [q for *_rest, questions in ARTICLES for q, _a in questions]
     model, tokenizer = tiny_model_and_tokenizer(texts, vocab_size=300)
-    folder = save_checkpoint(model, tokenizer, tmp_path / "tiny")
-    redis_worker_factory(VAR_DIR=str(releases_folder))
+    # The models folder is where fine-tuned checkpoints are written (VAR_DIR/models).
+    settings.MODELS_DIR = releases_folder / "models"
+    save_checkpoint(model, tokenizer, settings.MODELS_DIR / "tiny")
+    redis_worker_factory(VAR_DIR=str(releases_folder), MODELS_DIR=str(settings.MODELS_DIR))
     from evaluation.baselines.runs import baseline_run_start
 
     run = baseline_run_start(
         release=release,
         kind="finetune",
-        model=str(folder),
+        model="tiny",
         hyperparameters={"max_steps": 3, "batch_size": 2, "eval_batch_size": 4},
     )
     wait_until(
@@ -365,7 +369,7 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     assert (checkpoint / "model.safetensors").exists()
     assert not list(checkpoint.glob("*.bin"))
     # The trained checkpoint can be evaluated as it is (the paper's evaluate-only runs).
-    again = run_here(release, "evaluate", str(checkpoint), eval_batch_size=4)
+    again = run_here(release, "evaluate", f"baseline-{run.pk}", eval_batch_size=4)
     assert again.status == BaselineRun.Status.SUCCEEDED, again.error
     assert again.metrics == run.metrics
 
@@ -375,7 +379,7 @@ def test_an_http_model_is_named_by_its_host_only(first_word_server):
     release = make_release()
     run = baseline_run_record(release=release, kind="http", model=first_word_server + "p?k=1")
     assert run.model_name == "127.0.0.1"
-    folder = baseline_run_record(release=release, kind="evaluate", model="/models/camembert/")
+    folder = baseline_run_record(release=release, kind="evaluate", model="camembert")
     assert folder.model_name == "camembert"
 
 

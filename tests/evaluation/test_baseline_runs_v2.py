@@ -31,6 +31,8 @@ from exports.models import Release
 from exports.services import release_build, release_create
 from tests.factories import UserFactory
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 LOG2 = round(math.log(2), 9)
 TWO_LOG2 = round(2 * math.log(2), 9)
 

@@ -11,6 +11,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -188,7 +189,7 @@ def test_a_private_file_is_its_owners_and_a_shared_one_every_admins():
 @pytest.mark.django_db
 def test_the_default_run_stores_what_it_always_did():
     release = make_release()
-    run = baseline_run_record(release=release, kind="finetune", model="/models/camembert")
+    run = baseline_run_record(release=release, kind="finetune", model="camembert")
     run.refresh_from_db()
     assert (run.train_sources, run.mode) == ([], "")
     lexical = baseline_run_record(release=release, kind="lexical")
@@ -350,6 +351,7 @@ def test_another_admins_private_file_reads_as_unknown_but_a_shared_one_trains():
 
 
 def tiny_checkpoint(folder: Path) -> str:
+    """Save a tiny model in folder (inside the models folder); return its name there."""
     pytest.importorskip("torch", reason="the run fine-tunes a tiny model (gpu extra)")
     pytest.importorskip("transformers", reason="the run fine-tunes a tiny model (gpu extra)")
     from evaluation.baselines.qa import save_checkpoint, tiny_model_and_tokenizer
@@ -357,11 +359,14 @@ def tiny_checkpoint(folder: Path) -> str:
     texts = [text for _title, _split, text, _questions in ARTICLES] + [CONTEXT]
     texts += [q for *_rest, questions in ARTICLES for q, _a in questions]
     model, tokenizer = tiny_model_and_tokenizer(texts, vocab_size=300)
-    return str(save_checkpoint(model, tokenizer, folder))
+    save_checkpoint(model, tokenizer, folder)
+    return str(folder.relative_to(settings.MODELS_DIR))
 
 
 @pytest.mark.django_db
-def test_a_tiny_model_trained_on_an_imported_file_is_scored_on_a_release(releases_folder, tmp_path):
+def test_a_tiny_model_trained_on_an_imported_file_is_scored_on_a_release(
+    releases_folder, models_folder, tmp_path
+):
     release = make_release(include_test_answers=False)
     model = tiny_checkpoint(tmp_path / "tiny")
     source = imported(release.created_by, translated=True)
@@ -389,7 +394,7 @@ def test_a_tiny_model_trained_on_an_imported_file_is_scored_on_a_release(release
 
 
 @pytest.mark.django_db
-def test_a_source_gone_before_the_run_fails_it_with_its_name(tmp_path):
+def test_a_source_gone_before_the_run_fails_it_with_its_name(models_folder, tmp_path):
     release = make_release()
     source = imported(release.created_by)
     run = baseline_run_record(
@@ -408,7 +413,7 @@ def test_a_source_gone_before_the_run_fails_it_with_its_name(tmp_path):
 
 
 @pytest.mark.django_db
-def test_run_baseline_imports_a_file_and_trains_on_it_with_a_release(tmp_path):
+def test_run_baseline_imports_a_file_and_trains_on_it_with_a_release(models_folder, tmp_path):
     release = make_release()
     other = second_release(release)
     path = tmp_path / "squad-fr.json"
@@ -518,7 +523,7 @@ def test_the_api_imports_files_lists_them_per_admin_and_runs_on_them(
             {
                 "release": release.pk,
                 "kind": "finetune",
-                "model": "/models/camembert",
+                "model": "camembert",
                 "train_files": [body["id"]],
             },
             format="json",
@@ -582,23 +587,23 @@ def test_the_results_page_shows_the_matrix_of_sources_and_splits(client):
     baseline_run_execute(run=lexical)
     lexical.refresh_from_db()
     in_domain = finished(
-        release, kind="finetune", model="/m/camembert-base",
+        release, kind="finetune", model="camembert-base",
         metrics={"dev": figures(88.04, 78.36), "test": figures(87.5, 75.0)},
     )  # fmt: skip
     finished(  # an older run of the same experiment: not shown
-        release, kind="finetune", model="/m/camembert-base", train_releases=[other.pk],
+        release, kind="finetune", model="camembert-base", train_releases=[other.pk],
         metrics={"dev": figures(10.0, 5.0)},
     )  # fmt: skip
     zero_shot = finished(
-        release, kind="finetune", model="/m/camembert-base", train_releases=[other.pk],
+        release, kind="finetune", model="camembert-base", train_releases=[other.pk],
         metrics={"dev": figures(81.25, 70.0), "test": figures(80.0, 66.67)},
     )  # fmt: skip
     augmented = finished(
-        release, kind="finetune", model="/m/camembert-base",
+        release, kind="finetune", model="camembert-base",
         train_releases=[release.pk], train_files=[translated.pk],
         metrics={"dev": figures(90.0, 80.0), "test": figures(89.95, 79.0)},
     )  # fmt: skip
-    baseline_run_record(release=release, kind="finetune", model="/m/pending")  # not finished
+    baseline_run_record(release=release, kind="finetune", model="pending")  # not finished
     client.cookies["django_language"] = "en"
     client.force_login(release.created_by)
     html = client.get(f"/manage/results/?release={release.pk}").content.decode()
@@ -651,7 +656,7 @@ def test_the_results_page_forms_import_a_file_and_start_a_run_on_it(
             url,
             {
                 "kind": "finetune",
-                "model": "/m/camembert",
+                "model": "camembert",
                 "train_releases": [str(release.pk)],
                 "train_files": [str(made.pk)],
             },

@@ -22,7 +22,8 @@ from tests.annotation.conftest import TEXTS
 from tests.evaluation.predict_servers import Garbage, Slow, serving
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.both_backends  # `make test` runs it on SQLite too
+# `make test` runs it on SQLite too; its model servers listen on 127.0.0.1.
+pytestmark = [pytest.mark.both_backends, pytest.mark.usefixtures("loopback_allowed")]
 
 LOIRE = TEXTS[0]
 ANSWER = "1 006 km"
@@ -204,7 +205,7 @@ def test_a_run_that_is_not_finished_is_refused_and_a_finished_one_starts_a_round
         "model_run": [f"Baseline run {running.pk} is not a finished run."]
     }
     trained = BaselineRun.objects.create(
-        release=release, kind="finetune", model="/models/camembert-base", status="succeeded"
+        release=release, kind="finetune", model="camembert-base", status="succeeded"
     )
     with pytest.raises(ServiceError) as refused:
         campaign_model_set(

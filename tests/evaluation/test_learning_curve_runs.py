@@ -116,14 +116,14 @@ TINY = {"max_steps": 2, "batch_size": 2, "eval_batch_size": 8}
 def test_a_tiny_model_on_nested_fractions_through_a_gpu_queue_worker_gives_four_points_and_a_fit(
     redis_worker_factory,
     releases_folder,  # noqa: F811 (the imported fixture)
-    tmp_path,
+    models_folder,
 ):
     from evaluation.curves import learning_curve_start
 
     release = make_release(include_test_answers=False)
-    folder = tiny_checkpoint(tmp_path)
-    redis_worker_factory(VAR_DIR=str(releases_folder))
-    run = learning_curve_start(release=release, model=str(folder), hyperparameters=TINY)
+    tiny_checkpoint(models_folder)
+    redis_worker_factory(VAR_DIR=str(releases_folder), MODELS_DIR=str(models_folder))
+    run = learning_curve_start(release=release, model="tiny", hyperparameters=TINY)
     wait_until(
         lambda: BaselineRun.objects.get(pk=run.pk),
         lambda row: row.is_finished,
@@ -168,11 +168,13 @@ class Killed(BaseException):
 
 
 @pytest.mark.django_db
-def test_a_killed_run_resumes_without_training_its_finished_points_again(monkeypatch, tmp_path):
+def test_a_killed_run_resumes_without_training_its_finished_points_again(
+    monkeypatch, models_folder
+):
     from evaluation.baselines import qa
 
     release = make_release()
-    folder = tiny_checkpoint(tmp_path)
+    tiny_checkpoint(models_folder)
     calls = []
     real_train = qa.train
 
@@ -183,7 +185,7 @@ def test_a_killed_run_resumes_without_training_its_finished_points_again(monkeyp
         return real_train(model, tokenizer, examples, config, progress=progress)
 
     monkeypatch.setattr(qa, "train", train)
-    run = learning_curve_record(release=release, model=str(folder), hyperparameters=TINY)
+    run = learning_curve_record(release=release, model="tiny", hyperparameters=TINY)
     with pytest.raises(Killed):
         learning_curve_execute(run=run)
     run.refresh_from_db()
@@ -203,9 +205,9 @@ def test_a_killed_run_resumes_without_training_its_finished_points_again(monkeyp
 
 
 @pytest.mark.django_db
-def test_run_baseline_draws_a_curve_with_the_fractions_and_seed_given(tmp_path):
+def test_run_baseline_draws_a_curve_with_the_fractions_and_seed_given(models_folder):
     release = make_release()
-    folder = tiny_checkpoint(tmp_path)
+    tiny_checkpoint(models_folder)
     out = StringIO()
     call_command(
         "run_baseline",
@@ -214,7 +216,7 @@ def test_run_baseline_draws_a_curve_with_the_fractions_and_seed_given(tmp_path):
         "--kind",
         "learning_curve",
         "--model",
-        str(folder),
+        "tiny",
         "--fractions",
         "25,50,100",
         "--seed",
@@ -262,7 +264,7 @@ def test_bad_input_is_refused_by_field_and_records_nothing(
     release = make_release()
     api = APIClient()
     api.force_authenticate(release.created_by)
-    body = {"release": release.pk, "kind": "learning_curve", "model": "/models/camembert"}
+    body = {"release": release.pk, "kind": "learning_curve", "model": "camembert"}
     with django_capture_on_commit_callbacks(execute=True):
         answer = api.post("/api/v1/baseline-runs/", body | payload, format="json")
     assert answer.status_code == 400, answer.content
@@ -294,7 +296,7 @@ def test_admins_start_a_curve_on_the_gpu_queue_and_others_cannot(
     body = {
         "release": release.pk,
         "kind": "learning_curve",
-        "model": "/models/camembert",
+        "model": "camembert",
         "fractions": [20, 40, 100],
         "hyperparameters": {"seed": 5},
     }
@@ -374,7 +376,7 @@ def finished_curve(release: Release, campaign: Campaign, **changes) -> BaselineR
     return BaselineRun.objects.create(
         release=release,
         kind=BaselineRun.Kind.LEARNING_CURVE,
-        model="/models/camembert-base",
+        model="camembert-base",
         status=BaselineRun.Status.SUCCEEDED,
         metrics={
             "dev": {"f1": points[-1]["f1"], "exact_match": points[-1]["exact_match"], "total": 3}
@@ -546,7 +548,7 @@ def test_the_results_page_form_starts_a_curve_with_its_fractions(
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
     url = f"/manage/results/?release={release.pk}"
-    form = {"kind": "learning_curve", "model": "/models/camembert", "max_steps": "50"}
+    form = {"kind": "learning_curve", "model": "camembert", "max_steps": "50"}
     refused = client.post(url, form | {"fractions": "0, 50"}, follow=True)
     assert "Each fraction is a percentage above 0 and at most 100." in refused.content.decode()
     assert BaselineRun.objects.count() == 0

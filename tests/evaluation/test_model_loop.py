@@ -18,6 +18,8 @@ from evaluation.model_loop import ModelReply, ModelSpec, ModelUnavailable, ask
 from tests.evaluation.test_mrqa_client import QuietServer, closed_port_url
 from tests.needs import PIAF, require_file, require_module
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 LEXICAL = ModelSpec(kind="lexical", location="", label="lexical")
 CONTEXT = (
     "Le peintre 😀 Émile Zola aimait la campagne. Il écrivait des romans très célèbres. "
@@ -191,12 +193,12 @@ def test_a_slow_predict_server_is_unavailable_after_the_time_out(serve, settings
         (
             200,
             b"<html><body>It works!</body></html>",
-            "the reply is not JSON: '<html><body>It works!</body></html>'",
+            "the reply is not JSON",
         ),
         (200, b"{}", "no answer for qids q"),
         (200, b"42", "the reply is not an object of strings (int)"),
         (200, b'{"q": 3}', "the reply is not an object of strings (qid q: int)"),
-        (500, b"oops", "answered HTTP 500, not 200: 'oops'"),
+        (500, b"oops", "answered HTTP 500, not 200"),
     ],
 )
 def test_a_reply_outside_the_protocol_makes_the_model_unavailable(serve, status, content, problem):
@@ -259,7 +261,9 @@ def trained_zola_checkpoint(folder):
     return folder, {q: (text, start) for q, (text, start, _na) in spans.items()}
 
 
-def test_without_redis_a_checkpoint_answers_in_the_web_process(settings, tmp_path):
+def test_without_redis_a_checkpoint_answers_in_the_web_process(
+    settings, tmp_path, models_under_basetemp
+):
     folder, expected = trained_zola_checkpoint(tmp_path / "zola")
     settings.REDIS_URL = ""
     spec = ModelSpec(kind="checkpoint", location=str(folder), label="tiny")
@@ -271,7 +275,9 @@ def test_without_redis_a_checkpoint_answers_in_the_web_process(settings, tmp_pat
     assert replies == list(expected.values())
 
 
-def test_without_redis_a_missing_checkpoint_makes_the_model_unavailable(settings, tmp_path):
+def test_without_redis_a_missing_checkpoint_makes_the_model_unavailable(
+    settings, tmp_path, models_under_basetemp
+):
     require_module("torch", "the checkpoint is loaded in this process (dev extra)")
     settings.REDIS_URL = ""
     spec = ModelSpec(kind="checkpoint", location=str(tmp_path / "gone"), label="gone")

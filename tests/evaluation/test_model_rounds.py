@@ -45,6 +45,8 @@ from tests.factories import UserFactory
 from tests.needs import require_module
 from tests.pages import queries_before_and_after
 
+pytestmark = pytest.mark.usefixtures("loopback_allowed")
+
 GUTENBERG = (
     "Gutenberg mit au point à Mayence, vers 1450, une presse à caractères mobiles qui permit "
     "d'imprimer la Bible à environ 180 exemplaires."
@@ -543,7 +545,7 @@ def test_the_api_gives_the_table_and_the_matrix_to_admins_only(loop):
     assert api.get("/api/v1/campaigns/999999/model-rounds/").status_code == 404
 
 
-def test_a_finetune_runs_round_is_scored_with_its_checkpoint(loop, tmp_path):
+def test_a_finetune_runs_round_is_scored_with_its_checkpoint(loop, tmp_path, models_folder):
     require_module("torch", "a round of a fine-tuned model runs a tiny transformer")
     require_module("transformers", "a round of a fine-tuned model runs a tiny transformer")
     from evaluation.baselines import qa  # noqa: PLC0415 (after the import checks)

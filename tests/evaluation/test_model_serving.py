@@ -19,6 +19,8 @@ from tests.evaluation.test_model_loop import CONTEXT, QUESTION, trained_zola_che
 from tests.needs import require_service
 from tests.services import wait_until
 
+pytestmark = pytest.mark.usefixtures("models_under_basetemp")
+
 IDLE_SECONDS = 3  # the worker's serve loop stops after this long without a question
 FIRST_TIMEOUT = 60.0  # the first question waits for the worker to import torch and load
 
@@ -37,8 +39,10 @@ def redis_client():
 
 
 @pytest.fixture
-def serving_worker(redis_worker_factory):
-    return redis_worker_factory(MODEL_LOOP_SERVE_IDLE_SECONDS=str(IDLE_SECONDS))
+def serving_worker(redis_worker_factory, models_under_basetemp):
+    return redis_worker_factory(
+        MODEL_LOOP_SERVE_IDLE_SECONDS=str(IDLE_SECONDS), MODELS_DIR=str(models_under_basetemp)
+    )
 
 
 def spec_of(folder) -> ModelSpec:

@@ -24,7 +24,7 @@ from exports.models import Release
 from tests.evaluation.test_baseline_runs import first_word_server, make_release  # noqa: F401
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 BUILD = "exports.tasks.release_build_task"
 CPU = "evaluation.tasks.baseline_task"
@@ -62,14 +62,14 @@ def test_the_build_records_one_run_per_entry_and_sends_the_fine_tune_to_the_gpu_
         django_capture_on_commit_callbacks,
         [
             {"kind": "lexical"},
-            {"kind": "finetune", "model": "/models/tiny", "hyperparameters": {"epochs": 2}},
+            {"kind": "finetune", "model": "tiny", "hyperparameters": {"epochs": 2}},
             {"kind": "http", "model": "http://127.0.0.1:9/predict"},
         ],
     )
     runs = list(BaselineRun.objects.order_by("id"))
     assert [(r.scoring_key, r.kind, r.model, r.hyperparameters) for r in runs] == [
         ("score-0", "lexical", "", {}),
-        ("score-1", "finetune", "/models/tiny", {"epochs": 2}),
+        ("score-1", "finetune", "tiny", {"epochs": 2}),
         ("score-2", "http", "http://127.0.0.1:9/predict", {}),
     ]
     assert {(r.status, r.attempts, r.created_by_id) for r in runs} == {
@@ -189,7 +189,9 @@ def test_the_release_page_loads_the_scoring_runs_live_then_their_scores(
 
     page = client.get(f"/manage/releases/{release.pk}/").content.decode()
     assert f'hx-get="{url}" hx-trigger="load"' in page
-    assert '<dd id="release-score-with">un serveur de prédiction, la référence lexicale</dd>' in page
+    assert (
+        '<dd id="release-score-with">un serveur de prédiction, la référence lexicale</dd>' in page
+    )
 
     pending = client.get(url, headers={"HX-Request": "true"})
     html = pending.content.decode().strip()

@@ -13,7 +13,7 @@ from evaluation.models import BaselineRun
 from evaluation.release_scoring import release_scoring_record
 from tests.evaluation.test_baseline_runs import make_release
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("loopback_allowed")]
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,9 @@ def var_folder(settings, tmp_path):
 def test_two_transactions_recording_the_same_slots_make_one_run_each(sent_tasks):
     if connection.vendor != "postgresql":
         pytest.skip("the row locks of a unique index are PostgreSQL's here")
-    release = make_release(score_with=[{"kind": "lexical"}, {"kind": "http", "model": "http://a/"}])
+    release = make_release(
+        score_with=[{"kind": "lexical"}, {"kind": "http", "model": "http://127.0.0.1:9/"}]
+    )
     BaselineRun.objects.all().delete()  # as if the build's commit had not recorded them yet
     sent_tasks.calls.clear()
     first_inserted, let_first_commit, second_done = (threading.Event() for _ in range(3))

@@ -45,7 +45,10 @@ from exports.services import release_build, release_create
 from tests.factories import UserFactory
 from tests.needs import require_module
 
-pytestmark = pytest.mark.usefixtures("releases_folder")
+pytestmark = [
+    pytest.mark.usefixtures("releases_folder"),
+    pytest.mark.usefixtures("loopback_allowed"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 

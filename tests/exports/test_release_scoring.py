@@ -19,7 +19,7 @@ from exports.models import Release
 from exports.services import release_create
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 API = "/api/v1/releases/"
 PAGES = "/manage/releases/"
