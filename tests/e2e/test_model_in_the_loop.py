@@ -117,6 +117,38 @@ def test_an_annotator_rephrases_until_the_model_is_fooled(page, live_server, par
     assert page.console_problems == []
 
 
+@pytest.mark.both_backends
+def test_past_the_attempts_limit_the_page_says_when_to_ask_again(
+    page, live_server, paragraph, settings
+):
+    """The server refuses a third attempt in a minute (429): the page says what it said, not
+    that the model is down, and the questions are kept and sent all the same."""
+    settings.MODEL_ATTEMPTS_RATE = "2/minute"
+    campaign = adversarial(model_kind="lexical", model_f1_threshold=40)
+    start(page, live_server)
+    add(page, OCEAN, "Atlantique")
+    add(page, LENGTH, "1 006 kilomètres")
+    add(page, MOUTH, "Saint-Nazaire")
+    lines = page.locator("#question-list .model-line")
+    expect(lines).to_have_count(3)
+    expect(lines.nth(2)).to_have_text(
+        re.compile(
+            r"^You asked the model too many questions in a short time\. "
+            r"Try again in (60|59|58) seconds\.$"
+        )
+    )
+    expect(lines.nth(0)).to_contain_text("Model (lexical")
+    page.get_by_role("button", name="Send the paragraph").click()
+    expect(page.get_by_text("Sent. Thank you!")).to_be_visible()
+    stored = Question.objects.filter(campaign=campaign).order_by("position")
+    assert [(q.text, q.model_attempts) for q in stored] == [(OCEAN, 1), (LENGTH, 1), (MOUTH, 0)]
+    assert ModelAttempt.objects.count() == 2
+    # Chromium reports every refused request; the page itself raised nothing.
+    assert page.console_problems == [
+        "Failed to load resource: the server responded with a status of 429 (Too Many Requests)"
+    ]
+
+
 @pytest.fixture
 def slow_server():
     with serving(Slow) as url:

@@ -310,7 +310,7 @@
     }
     if (m.status !== "answered") {
       line.classList.add("is-unavailable");
-      line.textContent = T.modelUnavailable;
+      line.textContent = m.status === "limited" ? m.message : T.modelUnavailable;
       return line;
     }
     line.classList.add(m.fooled ? "is-fooled" : "not-fooled");
@@ -341,7 +341,17 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify({ key: q.key, text: q.text, answer_start: q.start,
                              answer_text: S.slice(paragraph, q.start, q.end) }),
-    }).then((response) => (response.ok ? response.json() : null)).catch(() => null).then((data) => {
+    }).then((response) => {
+      if (response.ok) return response.json();
+      // Past the annotator's limit of attempts (429): the server says when to try again.
+      if (response.status === 429) {
+        return response.json().then((body) => {
+          const said = body && body.errors && body.errors.detail;
+          return { status: "limited", message: Array.isArray(said) ? said.join(" ") : "" };
+        }).catch(() => null);
+      }
+      return null;
+    }).catch(() => null).then((data) => {
       clearTimeout(timer);
       const now = state.questions.find((each) => each.key === q.key) ||
         (state.current.key === q.key ? state.current : null);
@@ -351,6 +361,8 @@
       now.model = data && data.status === "answered" ? {
         status: "answered", ...asked, model: data.model, answer: data.model_answer,
         answerStart: data.model_answer_start, f1: data.f1, fooled: data.fooled, number: data.number,
+      } : data && data.status === "limited" && data.message ? {
+        status: "limited", ...asked, message: data.message, number: null,
       } : { status: "unavailable", ...asked, number: data ? data.number : null };
       if (now.model.status === "answered") modelShown = now.key;
       if (!sent) changed(); else render();
