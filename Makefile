@@ -38,8 +38,8 @@ test: export REDIS_URL ?= redis://127.0.0.1:6379/1
 test: install-dev lint
 	bin/test-services
 	$(BIN)/python manage.py makemigrations --check --dry-run --noinput
-	$(BIN)/python -m pytest
-	QA_TEST_PASS=sqlite DATABASE_URL= REDIS_URL= $(BIN)/python -m pytest -m both_backends
+	$(BIN)/python -m pytest -n 2 --dist worksteal
+	QA_TEST_PASS=sqlite DATABASE_URL= REDIS_URL= $(BIN)/python -m pytest -n 2 --dist worksteal -m both_backends
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -248,7 +248,12 @@ def visit(context, url: str, shot: Path | None, expected_status: int) -> list[st
 
 @pytest.mark.e2e
 @pytest.mark.django_db(transaction=True)
-def test_every_page_fits_a_laptop_and_a_phone_in_both_languages(browser, live_server, site):
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_fits_a_laptop_and_a_phone_in_both_languages(
+    browser, live_server, site, language, viewport
+):
+    """One language and one size a test, so that a parallel run shares the visits out."""
     folder = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -260,25 +265,22 @@ def test_every_page_fits_a_laptop_and_a_phone_in_both_languages(browser, live_se
     ]
     visits += [(role, f"error-{name}", path, status) for name, role, path, status in ERROR_PAGES]
     failures, count = [], 0
-    for language in LANGUAGES:
-        for viewport, (width, height) in VIEWPORTS.items():
-            for role in ("anonymous", "annotator", "reviewer", "admin", "several"):
-                context = browser.new_context(
-                    viewport={"width": width, "height": height}, locale=f"{language}-FR"
-                )
-                jar = [{"name": "django_language", "value": language, "url": live_server.url}]
-                if role != "anonymous":
-                    jar.append(
-                        {"name": "sessionid", "value": cookies[role], "url": live_server.url}
-                    )
-                context.add_cookies(jar)
-                for who, label, url, status in visits:
-                    if who != role:
-                        continue
-                    shot = folder and folder / f"{language}-{viewport}-{role}-{label}.png"
-                    problems = visit(context, live_server.url + url, shot, status)
-                    count += 1
-                    failures += [f"{url} [{role}, {viewport}, {language}]: {p}" for p in problems]
-                context.close()
-    assert count == len(visits) * len(LANGUAGES) * len(VIEWPORTS)
+    width, height = VIEWPORTS[viewport]
+    for role in ("anonymous", "annotator", "reviewer", "admin", "several"):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=f"{language}-FR"
+        )
+        jar = [{"name": "django_language", "value": language, "url": live_server.url}]
+        if role != "anonymous":
+            jar.append({"name": "sessionid", "value": cookies[role], "url": live_server.url})
+        context.add_cookies(jar)
+        for who, label, url, status in visits:
+            if who != role:
+                continue
+            shot = folder and folder / f"{language}-{viewport}-{role}-{label}.png"
+            problems = visit(context, live_server.url + url, shot, status)
+            count += 1
+            failures += [f"{url} [{role}, {viewport}, {language}]: {p}" for p in problems]
+        context.close()
+    assert count == len(visits)
     assert failures == [], "\n".join(failures)
