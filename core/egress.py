@@ -19,8 +19,9 @@ every such request goes through this module:
   for https, the original name as SNI and for the certificate check;
 - no redirect is followed, and no proxy from the environment is used.
 
-The check runs when an admin enters the address (`url_problem`, a message for the form) and
-again for each request (`client`), since DNS answers change.
+The check runs when an admin enters the address (`core.outbound.url_problem`, a message for
+the form) and again for each request (`client`), since DNS answers change. This module needs
+no framework; `core.outbound` is its Django side (the settings, the translated messages).
 """
 
 from __future__ import annotations
@@ -155,15 +156,20 @@ def normal_host(host: str) -> str:
     return host.strip().strip("[]").rstrip(".").lower()
 
 
-def policy_from_settings() -> Policy:
-    """Return the policy the settings describe (EGRESS_ALLOWED_NETWORKS, _HOSTS)."""
-    from django.conf import settings
+# Where the policy in force comes from. Django's start (core.apps, `core.outbound`) points it
+# at the settings (EGRESS_ALLOWED_NETWORKS, _HOSTS), read again at each check so a changed
+# setting takes effect; alone (a script, a unit test) nothing beside public addresses is allowed.
+_policy_source: Callable[[], Policy] = Policy
 
-    hosts = tuple(
-        normal_host(h) if not h.startswith(".") else h.lower()
-        for h in settings.EGRESS_ALLOWED_HOSTS
-    )
-    return Policy(networks=parse_networks(settings.EGRESS_ALLOWED_NETWORKS), hosts=hosts)
+
+def use_policy_source(source: Callable[[], Policy]) -> None:
+    """Make `source()` the policy in force wherever none is passed."""
+    global _policy_source
+    _policy_source = source
+
+
+def current_policy() -> Policy:
+    return _policy_source()
 
 
 Resolver = Callable[[str, int], list[str]]
@@ -202,7 +208,7 @@ def check(
 ) -> Target:
     """Return the URL's target if the policy allows every address its host resolves to;
     raise EgressRefused otherwise."""
-    policy = policy_from_settings() if policy is None else policy
+    policy = current_policy() if policy is None else policy
     parsed = parse(url)
     host = normal_host(parsed.host)
     try:
@@ -220,39 +226,6 @@ def check(
     return Target(url=parsed, host=host, addresses=tuple(addresses))
 
 
-def url_problem(url: str) -> str | None:
-    """Return why an admin's address is refused, translated for the form, or None."""
-    from django.utils.translation import gettext as _
-
-    try:
-        check(url)
-    except EgressRefused as refusal:
-        logger.info("egress: %s refused at input (%s %s)", url, refusal.reason, refusal.detail)
-        if refusal.reason in ("scheme", "no-host"):
-            return _("An http:// or https:// address with a host.")
-        if refusal.reason == "unresolvable":
-            return _("The host name cannot be resolved.")
-        return _(
-            "The platform does not send requests to this address: its host is %(kind)s. An "
-            "operator may allow it (EGRESS_ALLOWED_NETWORKS or EGRESS_ALLOWED_HOSTS)."
-        ) % {"kind": _kinds()[refusal.reason]}
-    return None
-
-
-def _kinds() -> dict[str, str]:
-    from django.utils.translation import gettext as _
-
-    return {
-        "unspecified": _("an unspecified address"),
-        "loopback": _("a loopback address"),
-        "private": _("a private address"),
-        "link-local": _("a link-local address"),
-        "multicast": _("a multicast address"),
-        "reserved": _("a reserved or documentation address"),
-        "ipv4-in-ipv6": _("an IPv4 address written as IPv6"),
-    }
-
-
 class PinnedTransport(httpx.BaseTransport):
     """An httpx transport that checks each request's URL with the policy and connects to the
     address it judged, keeping the Host header and (https) the SNI and certificate name.
@@ -268,7 +241,7 @@ class PinnedTransport(httpx.BaseTransport):
         resolver: Resolver = resolve,
         inner: httpx.BaseTransport | None = None,
     ) -> None:
-        self.policy = policy_from_settings() if policy is None else policy
+        self.policy = current_policy() if policy is None else policy
         self.resolver = resolver
         self.inner = inner if inner is not None else httpx.HTTPTransport(trust_env=False)
         self._targets: dict[tuple[str, str, int | None], Target] = {}

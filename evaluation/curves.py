@@ -45,6 +45,7 @@ from evaluation.learning_curve import (
     nested_subsets,
 )
 from evaluation.metrics import best_over, f1
+from evaluation.model_names import model_location
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
 from exports.models import Release
@@ -202,7 +203,7 @@ def _work(run: BaselineRun, report) -> Text:
         )
         report(band[0], shown)
         started = time.monotonic()
-        model, tokenizer = qa.load_pretrained(run.model)  # each point starts afresh
+        model, tokenizer = qa.load_pretrained(model_location(run.model))  # each point afresh
 
         def progress(step, band=band, shown=shown):
             share = step.step / max(step.total_steps, 1)

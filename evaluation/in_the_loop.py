@@ -34,10 +34,10 @@ from annotation.models import (
 )
 from annotation.services.work import check_kind, check_open
 from annotation.validation import MODEL_KEY, question_text_problems, span_problems
-from core import egress
 from core.errors import ServiceError
 from core.inputs import parse_id
 from core.jobs import job_enqueue
+from core.outbound import url_problem
 from core.ratelimit import RateLimited, rate_take
 from core.text import has_bad_characters
 from evaluation.metrics import exact_match, f1, language_normalization
@@ -148,7 +148,7 @@ def _url(value, errors: dict) -> str:
         errors["model_url"] = [_("No user name or password in the address: it is shown to users.")]
     elif has_bad_characters(url):
         errors["model_url"] = [_("The text holds characters that cannot be stored.")]
-    elif problem := egress.url_problem(url):  # checked again at each request (DNS changes)
+    elif problem := url_problem(url):  # checked again at each request (DNS changes)
         errors["model_url"] = [problem]
     return url
 

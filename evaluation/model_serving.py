@@ -48,6 +48,8 @@ from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from evaluation.model_names import checkpoint_location
+
 logger = logging.getLogger(__name__)
 
 PREFIX = "model-loop"
@@ -120,7 +122,6 @@ def loaded(location: str):
         # The gpu extra: torch and transformers, imported only where a checkpoint is served.
         from evaluation.baselines.checkpoints import load_checkpoint
         from evaluation.baselines.training import TrainConfig
-        from evaluation.model_names import checkpoint_location
 
         started = time.perf_counter()
         model, tokenizer = load_checkpoint(checkpoint_location(location))

@@ -27,7 +27,7 @@ from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.baselines.runs import mrqa_contexts
 from evaluation.in_the_loop import answer_scores, is_fooled
-from evaluation.model_names import checkpoint_location
+from evaluation.model_names import checkpoint_location, model_location
 from evaluation.models import BaselineRun
 
 
@@ -77,7 +77,7 @@ def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, s
     if run.kind == BaselineRun.Kind.FINETUNE:
         model, tokenizer = qa.load_checkpoint(checkpoint_location(where))
     else:  # a folder of the models folder or a hub name (safetensors only, as runs do)
-        model, tokenizer = qa.load_pretrained(where)
+        model, tokenizer = qa.load_pretrained(model_location(where))
     config = qa.TrainConfig(**run.hyperparameters)
     return qa.predict(model, tokenizer, examples, config)
 

@@ -34,6 +34,7 @@ FRAMEWORKS = {
 # be fast and testable alone. A package listed here covers its modules.
 PURE = {
     "config.env",
+    "core.egress",
     "core.errors",
     "core.jsondepth",
     "core.text",

@@ -8,11 +8,10 @@ Loading a checkpoint never reaches a model hub: the directory must exist locally
 """
 
 import inspect
+import os
 from pathlib import Path
 
 from transformers import AutoModelForQuestionAnswering, AutoTokenizer
-
-from evaluation.model_names import model_location
 
 PICKLED_SUFFIXES = (".bin", ".pt", ".pth", ".pkl")
 
@@ -58,12 +57,12 @@ def load_checkpoint(directory: str | Path):
     return model, tokenizer
 
 
-def load_pretrained(name: str):
-    """Return ``(model, tokenizer)`` of a model to start from or to evaluate: a folder of the
-    models folder named relative to it, or a hub name (``evaluation.model_names``), its weights
-    read from safetensors only (a pickled checkpoint could run code when loaded)."""
-    location = model_location(name)
-    local = {"local_files_only": True} if location != name else {}
+def load_pretrained(location: str):
+    """Return ``(model, tokenizer)`` of a model to start from or to evaluate, at `location`:
+    what ``evaluation.model_names.model_location`` made of its name (the absolute path of a
+    folder of the models folder, read from there only, or a hub name), its weights read from
+    safetensors only (a pickled checkpoint could run code when loaded)."""
+    local = {"local_files_only": True} if os.path.isabs(location) else {}
     tokenizer = AutoTokenizer.from_pretrained(location, **local)
     model = AutoModelForQuestionAnswering.from_pretrained(location, use_safetensors=True, **local)
     return model, tokenizer

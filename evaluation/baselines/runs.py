@@ -38,18 +38,18 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from core import egress
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text, object_by_id, too_deep_message
 from core.jobs import job_enqueue, job_run
+from core.outbound import url_problem
 from evaluation.answer_types import answer_types
 from evaluation.baselines.lexical import predict_all, predict_all_scored
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import no_answer_classification, score, score_v2
-from evaluation.model_names import model_name_problem
+from evaluation.model_names import model_location, model_name_problem
 from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import (
     question_types,
@@ -125,7 +125,7 @@ def _check_model(kind: str, model: str) -> str:
             raise ServiceError(
                 {"model": [_("No user name or password in the address: it is shown to users.")]}
             )
-        if problem := egress.url_problem(model):  # checked again at each request
+        if problem := url_problem(model):  # checked again at each request
             raise ServiceError({"model": [problem]})
     elif problem := model_name_problem(model):  # local models: only from MODELS_DIR
         raise ServiceError({"model": [problem]})
@@ -628,7 +628,7 @@ def _transformers_model(run, report):
 
     # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})
-    model, tokenizer = qa.load_pretrained(run.model)
+    model, tokenizer = qa.load_pretrained(model_location(run.model))
     if run.kind == BaselineRun.Kind.FINETUNE:
         train_examples = _training_examples(run)
         if run.release.squad_version != "2.0":

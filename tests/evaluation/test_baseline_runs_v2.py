@@ -351,7 +351,9 @@ def test_the_analysis_counts_answerable_and_unanswerable_questions_per_split(cli
 
 
 @pytest.mark.django_db
-def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(tmp_path):
+def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(
+    tmp_path, models_folder
+):
     pytest.importorskip("torch", reason="the gpu extra fine-tunes a tiny model")
     from evaluation.baselines.qa import save_checkpoint, tiny_model_and_tokenizer
 
@@ -360,8 +362,8 @@ def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(tmp_
         q for *_rest, questions in ARTICLES for q, _a, _p in questions
     ]
     model, tokenizer = tiny_model_and_tokenizer(texts, vocab_size=300)
-    folder = save_checkpoint(model, tokenizer, tmp_path / "tiny")
-    run = run_here(release, "finetune", str(folder), max_steps=3, batch_size=2, eval_batch_size=4)
+    save_checkpoint(model, tokenizer, models_folder / "tiny")  # named relative to MODELS_DIR
+    run = run_here(release, "finetune", "tiny", max_steps=3, batch_size=2, eval_batch_size=4)
     assert run.status == BaselineRun.Status.SUCCEEDED, run.error + run.log
     dev, test = run.metrics["dev"], run.metrics["test"]
     assert (dev["HasAns_total"], dev["NoAns_total"]) == (2, 2)

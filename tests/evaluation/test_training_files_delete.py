@@ -157,7 +157,11 @@ def test_the_results_page_unshares_and_deletes(owners, client, django_capture_on
     url = f"/manage/results/?release={release.pk}"
     html = client.get(url).content.decode()
     assert f'<tr id="training-file-{shared.pk}"><td>SQuAD &lt;mt&gt; · translated</td>' in html
-    assert '<td>fr</td><td class="num">4</td><td>owner</td><td>with every admin</td>' in html
+    assert (
+        '<td>fr</td><td class="num">4</td><td><details class="training-file-skipped">'
+        "<summary>2 questions skipped</summary>"
+    ) in html
+    assert "</details></td><td>owner</td><td>with every admin</td>" in html
 
     unshared = client.post(
         url, {"form": "training-file-unshare", "file": str(shared.pk)}, follow=True
