@@ -71,6 +71,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         metavar="N",
         help="also print the N functions with the most cumulative time (cProfile, on stderr)",
     )
+    parser.add_argument(
+        "--cprofile-sort",
+        default="cumulative",
+        choices=["cumulative", "tottime"],
+        help="the order of --cprofile's functions (cumulative)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     return parser.parse_args(argv)
 
@@ -272,7 +278,7 @@ def run(args) -> dict:
     if profiler is not None:
         profiler.disable()
         stats = pstats.Stats(profiler, stream=sys.stderr)
-        stats.sort_stats("cumulative").print_stats(args.cprofile)
+        stats.sort_stats(args.cprofile_sort).print_stats(args.cprofile)
     return samples
 
 
@@ -370,13 +376,23 @@ def main(argv=None) -> int:
         what="  claim + submit cycle, CPU (Python + PostgreSQL, p50)",
         floor_what="a bare authenticated GET /api/v1/me/ by the same client after each cycle, p50",
     )
+    python_ratio = beside_floor(
+        "work_loop.cycle_python",
+        result["cycle"]["python"]["p50"],
+        result["floor"]["python"]["p50"],
+        "ms",
+        what="  the same, Python only (as issue 24 counted its 7x)",
+        floor_what="the GET's Python CPU, p50",
+    )
     print(
-        f"  target: a cycle <= {TARGET_FLOOR_RATIO:g}x the floor: {ratio:.2f}x "
+        f"  target: a cycle <= {TARGET_FLOOR_RATIO:g}x the floor: {ratio:.2f}x in all, "
+        f"{python_ratio:.2f}x in Python "
         f"({'met' if ratio <= TARGET_FLOOR_RATIO else 'MISSED'})"
     )
-    for step in ("claim", "submit", "cycle"):
+    for step in ("claim", "submit"):
         figure(f"work_loop.{step}_python", result[step]["python"]["p50"], "ms")
         figure(f"work_loop.{step}_postgres", result[step]["postgres"]["p50"], "ms")
+    figure("work_loop.cycle_postgres", result["cycle"]["postgres"]["p50"], "ms")
     figure("work_loop.cycle_statements", statements, "statements")
     print_machine("at the end: ")
     return 0
