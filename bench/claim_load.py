@@ -43,6 +43,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from figures import beside_floor, print_machine
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -712,6 +713,24 @@ def report(args, setup, load: LoadResult, check: dict, cpu: dict, loads: tuple) 
 # ---------------------------------------------------------------------------------------------
 
 
+FLOOR_REQUESTS = 300
+
+
+def floor_requests(port: int, token: str, count: int = FLOOR_REQUESTS) -> None:
+    """The floor (issue 24): `count` bare authenticated GET /api/v1/me/ one after another,
+    each on its own connection as the sync workers answer the cycles' requests."""
+    import http.client
+
+    for _ in range(count):
+        connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        connection.request("GET", "/api/v1/me/", headers={"Authorization": f"Token {token}"})
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        if response.status != 200:
+            raise SystemExit(f"GET /api/v1/me/ answered {response.status}")
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     if not PIAF.exists():
@@ -744,7 +763,21 @@ def main(argv=None) -> int:
         cpu = server_cpu(before, server_snapshot(server.pid, args.database_url))
         loads.append(os.getloadavg()[0])
         check = database_check(args.database_url, setup["campaign"])
+        before = server_snapshot(server.pid, args.database_url)
+        floor_requests(args.port, setup["tokens"][0])
+        floor = server_cpu(before, server_snapshot(server.pid, args.database_url))
         passed = report(args, setup, load, check, cpu, tuple(loads))
+        cycle_ms = 1000 * (cpu["gunicorn"] + cpu["postgres"]) / max(1, load.claims)
+        beside_floor(
+            "claim_load.server_cpu_per_cycle",
+            cycle_ms,
+            1000 * (floor["gunicorn"] + floor["postgres"]) / FLOOR_REQUESTS,
+            "ms",
+            what="server CPU per claim + submit cycle",
+            floor_what=f"server CPU of a bare authenticated GET /api/v1/me/ ({FLOOR_REQUESTS} "
+            "sent one after another after the load)",
+        )
+        print_machine()
     finally:
         stop_gunicorn(server)
         if created and not args.keep:

@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 import torch  # noqa: E402  (after the path set-up, like the project imports)
 import transformers  # noqa: E402
+from figures import beside_floor, print_machine  # noqa: E402
 from transformers import AutoModelForQuestionAnswering, BertConfig  # noqa: E402
 
 from evaluation.baselines.training import (  # noqa: E402  (needs ROOT on sys.path)
@@ -222,6 +223,32 @@ def forward_gflop_per_sequence(layers: int, seq_len: int, hidden: int = 768, ffn
     return per_token * seq_len / 1e9
 
 
+def matmul_tflops(device: torch.device, rows: int, warmup: int, steps: int) -> float:
+    """The floor's rate (issue 24): TFLOP/s of one plain matrix product of the model's
+    feed-forward shape ((rows × 768) by (768 × 3,072)), in the dtype training runs its products
+    in (bf16 on a GPU, float32 on the CPU), on this device now."""
+    dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
+    left = torch.randn(rows, 768, device=device, dtype=dtype)
+    right = torch.randn(768, 3072, device=device, dtype=dtype)
+    seconds, _ = timed(lambda: left @ right, warmup, steps, device)
+    return 2 * rows * 768 * 3072 * steps / seconds / 1e12
+
+
+def print_floor(name: str, kind: str, timing: Timing, gflop: float, tflops: float) -> None:
+    """A step's time beside the time of its model FLOPs at the plain products' rate."""
+    step = timing.seconds / timing.steps
+    floor = timing.batch * gflop / 1e3 / tflops
+    beside_floor(
+        name,
+        step,
+        floor,
+        "s",
+        what=f"{kind} step, batch {timing.batch}",
+        floor_what=f"its model FLOPs at the rate of a plain matrix product here, {tflops:.3g} "
+        "TFLOP/s",
+    )
+
+
 def duration(seconds: float) -> str:
     """Return ``seconds`` as "1 h 02 min", "12 min 05 s" or "42 s"."""
     seconds = round(seconds)
@@ -339,6 +366,12 @@ def main(argv=None) -> None:
     print_timing("inference", inference, gflop)
     print_projection(args, trainings)
     print_targets(device, trainings[0], inference)
+    rows = min(args.batch[0] * args.seq_len, 16_384 if device.type == "cuda" else 2_048)
+    tflops = matmul_tflops(device, rows, args.warmup, max(5, args.steps))
+    for timing in trainings:
+        print_floor(f"finetune.train_b{timing.batch}", "training", timing, 3 * gflop, tflops)
+    print_floor("finetune.inference", "inference", inference, gflop, tflops)
+    print_machine()
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ if str(ROOT) not in sys.path:
 
 import torch  # noqa: E402  (after the path set-up, like the project imports)
 import transformers  # noqa: E402
+from figures import beside_floor, print_machine  # noqa: E402
 from transformers import AutoModelForQuestionAnswering, AutoTokenizer, BertConfig  # noqa: E402
 
 from evaluation.baselines.tiny import (  # noqa: E402
@@ -182,6 +183,7 @@ def main() -> None:
                 "questions": len(ids),
                 "f1": figures["f1"],
                 "exact_match": figures["exact_match"],
+                "seconds": t2 - t0,
                 "per_question_f1": [
                     100 * best_over(f1, predictions.get(q, ""), gold[q], FQUAD_FR) for q in dev_ids
                 ],
@@ -197,11 +199,22 @@ def main() -> None:
     summary = curve_summary(points, len(by_id))
     fit_seconds = time.perf_counter() - fitted
     print(f"total {total:.1f} s for {len(points)} points on {device}")
+    whole = max(points, key=lambda point: point["questions"])
+    beside_floor(
+        "learning_curve.total",
+        total,
+        whole["seconds"],
+        "s",
+        what=f"the curve's {len(points)} points",
+        floor_what=f"its largest point alone ({whole['questions']:,} questions: one fine-tune "
+        "and one prediction of dev, what a plain baseline run costs)",
+    )
     print(f"fit and 200 bootstrap resamples: {fit_seconds:.2f} s · fit {summary['fit']}")
     for row in summary["estimates"][1:]:
         if row["f1"] is not None:
             interval = "" if row["low"] is None else f" (90 %: {row['low']:.1f}-{row['high']:.1f})"
             print(f"  at {row['times']}x ({row['n']} questions): F1 ~ {row['f1']:.1f}{interval}")
+    print_machine()
 
 
 if __name__ == "__main__":

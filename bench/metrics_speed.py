@@ -47,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from figures import beside_floor, figure, print_machine  # noqa: E402
+
 from evaluation import official_squad_v11 as official  # noqa: E402  (needs ROOT on sys.path)
 from evaluation import official_squad_v20 as official_v2  # noqa: E402  (same)
 from evaluation.metrics import (  # noqa: E402  (same)
@@ -193,6 +195,16 @@ def main_v2(questions: int, repeat: int) -> bool:
     print(f"ratio: ours {ratio:.2f}× faster")
     verdict = "met" if ratio >= V2_TARGET_RATIO and same else "not met"
     print(f"target ≥ {V2_TARGET_RATIO:g}× (at least as fast): {verdict}")
+    floor, _common = best_time(lambda: floor_scoring(dataset, predictions), repeat)
+    beside_floor(
+        "metrics.v2_ours",
+        ours_seconds,
+        floor,
+        "s",
+        what="ours (score_v2, squad-en)",
+        floor_what="the same texts lowercased, split and intersected, standard library",
+    )
+    figure("metrics.v2_official", official_seconds, "s")
     seconds, result = best_time(
         lambda: no_answer_classification(dataset, predictions, SQUAD_EN), repeat
     )
@@ -214,6 +226,17 @@ def best_time(function, repeat: int):
     return best, result
 
 
+def floor_scoring(dataset: dict, predictions: dict[str, str]) -> int:
+    """The floor of any SQuAD-style scoring, with the standard library alone: every prediction
+    and ground truth lowercased and split into words, the common words counted."""
+    common = 0
+    for qid, truths in dataset.items():
+        predicted = set(predictions.get(qid, "").lower().split())
+        for truth in truths:
+            common += len(predicted & set(truth.lower().split()))
+    return common
+
+
 def run_official(data: list[dict], predictions: dict[str, str]) -> dict:
     with contextlib.redirect_stderr(io.StringIO()):
         return official.evaluate(data, predictions)
@@ -227,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["v1", "v2"], default=None)
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}")
+    print_machine()
     if args.only == "v2":
         return 0 if main_v2(args.v2_questions, args.repeat) else 1
 
@@ -251,6 +275,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio: ours {ratio:.2f}× faster")
     verdict = "met" if ratio >= TARGET_RATIO and same else "not met"
     print(f"target ≥ {TARGET_RATIO:g}× faster: {verdict}")
+    floor, _common = best_time(lambda: floor_scoring(dataset, predictions), args.repeat)
+    beside_floor(
+        "metrics.v1_ours",
+        ours_seconds,
+        floor,
+        "s",
+        what="ours (squad-en)",
+        floor_what="the same texts lowercased, split and intersected, standard library",
+    )
+    figure("metrics.v1_official", official_seconds, "s")
 
     for norm in (FQUAD_FR, WORD):
         seconds, result = best_time(

@@ -46,6 +46,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from figures import beside_floor, print_machine  # noqa: E402  (bench/ is the script's folder)
+
 PIAF_PATH = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 TARGET_MS = 300.0  # p95, from "Add" to the model's answer (issue 15)
 LEXICAL_2000_TARGET_MS = 50.0  # p95 of the lexical model on a 2,000-character paragraph
@@ -120,6 +122,20 @@ def time_asks(spec, pairs, timeout: float) -> list[float]:
     return times
 
 
+FLOORS: dict[str, tuple[float, str]] = {}  # result name -> (floor p95 ms, what it is)
+
+
+def lexical_floor(pairs) -> list[float]:
+    """Per (paragraph, question): both lowercased, split into words and intersected with the
+    standard library, ms: the least a lexical matcher does."""
+    times = []
+    for context, question in pairs:
+        started = time.perf_counter()
+        set(context.lower().split()) & set(question.lower().split())
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
 def bench_lexical(paragraphs, questions: int) -> list[tuple[str, float, float]]:
     from evaluation import model_loop
     from evaluation.model_loop import ModelSpec
@@ -141,6 +157,10 @@ def bench_lexical(paragraphs, questions: int) -> list[tuple[str, float, float]]:
         print(f"  every question     {percentiles(times)}")
         print(f"  first of paragraph {percentiles(first_times)}")
         results.append((f"lexical, {name}", p95_of(times + first_times), target))
+        FLOORS[results[-1][0]] = (
+            p95_of(lexical_floor(pairs + firsts)),
+            "the same texts lowercased, split and intersected, p95",
+        )
     return results
 
 
@@ -207,6 +227,7 @@ def bench_checkpoint(folder: Path, paragraphs, questions: int, concurrency: int,
     print(f"checkpoint, one asker:   {percentiles(sequential)}")
     local = time_in_process(folder, pairs[:questions])
     print(f"  the same questions predicted in this process, no Redis: {percentiles(local)}")
+    FLOORS["checkpoint, one asker"] = (p95_of(local), "the model in this process, no Redis, p95")
 
     stats_key = model_serving.location_key(str(folder), "stats")
     before = {k.decode(): int(v) for k, v in client.hgetall(stats_key).items()}
@@ -363,6 +384,12 @@ def bench_api(questions: int, folder: Path | None) -> list[tuple[str, float, flo
         print(f'the attempts API, {name} ("Add" to the answer, server side):')
         print(f"  {percentiles(times)}; model unavailable: {unavailable}")
         results.append((f"attempts API, {name}", p95_of(times), TARGET_MS))
+        floor = []  # a bare authenticated API request by the same client
+        for _ in range(len(times)):
+            started = time.perf_counter()
+            client.get("/api/v1/me/")
+            floor.append((time.perf_counter() - started) * 1000)
+        FLOORS[results[-1][0]] = (p95_of(floor), "a bare authenticated GET /api/v1/me/, p95")
     return results
 
 
@@ -424,6 +451,12 @@ def main() -> None:
                 continue
             verdict = "met" if p95 <= target else "NOT met"
             print(f"{name:<40} p95 {p95:7.1f} ms   target ≤ {target:g} ms: {verdict}")
+        for name, p95, _target in results:
+            if name in FLOORS:
+                floor, what = FLOORS[name]
+                slug = "".join(c if c.isalnum() else "_" for c in name).strip("_")
+                beside_floor(f"model_loop.{slug}", p95, floor, "ms", what=name, floor_what=what)
+        print_machine()
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 import httpx
+from figures import beside_floor, print_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -298,6 +299,19 @@ def report(results: list[dict]) -> None:
             else "(editing mode, not judged)"
         )
         print(f"{result['mode']:<11} {cold / 1000:>8.1f}  {warm / 1000:>8.1f}   {verdict}")
+    for result in results:  # the floor (issue 24): the page's HTML document alone
+        for phase in ("cold", "warm"):
+            requests = result[phase]
+            document = next((r["bytes"] for r in requests if "/annotate/leases/" in r["url"]), 0)
+            beside_floor(
+                f"page_weight.{result['mode']}.{phase}",
+                total(requests),
+                document,
+                "B",
+                what=f"{result['mode']}, {phase}: the page with everything it loads",
+                floor_what="its HTML document alone, as sent",
+            )
+    print_machine()
 
 
 def main(argv=None) -> int:

@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale_data  # noqa: E402  (bench/ is not a package)
+from figures import beside_floor, print_machine  # noqa: E402
 
 TARGET_P95_MS = 300.0
 USERS = {"annotator": scale_data.TOP_ANNOTATOR, "reviewer": "rev00", "admin": "admin0"}
@@ -190,6 +191,27 @@ def measure(page: Page, url: str, client, warmup: int, repeat: int, slowest: int
     }
 
 
+EMPTY_PAGE = "/bench-empty-page/"
+
+
+def add_empty_page() -> str:
+    """The floor (issue 24): an empty page for a signed-in user, added to this process's URLs
+    only: the site's layout (base.html) with no content, behind `login_required`, so it pays
+    what every page pays (middleware, session, user, menus, template) and nothing else."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth.decorators import login_required
+    from django.shortcuts import render
+    from django.urls import clear_url_caches, path
+
+    urls = import_module(settings.ROOT_URLCONF)
+    view = login_required(lambda request: render(request, "base.html"))
+    urls.urlpatterns.insert(0, path(EMPTY_PAGE.strip("/") + "/", view))
+    clear_url_caches()
+    return EMPTY_PAGE
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -223,6 +245,17 @@ def main(argv=None) -> int:
         clients[role] = Client()
         clients[role].force_login(user)
     load_before = load_average()
+    empty = Page("empty authenticated page (floor)", "annotator", add_empty_page())
+    floors = {}
+    for role, client in clients.items():  # the floor of each role's pages
+        floors[role] = measure(empty, EMPTY_PAGE, client, args.warmup, args.repeat, 0)
+    if not args.json:
+        print_machine()
+        for role, floor in floors.items():
+            print(
+                f"floor: empty page as {role}: p50 {floor['p50_ms']:.1f} ms, p95 "
+                f"{floor['p95_ms']:.1f} ms, {floor['queries']} queries"
+            )
     results = []
     for page in PAGES:
         if args.only and args.only not in page.name:
@@ -242,6 +275,14 @@ def main(argv=None) -> int:
             )
             for q in r["slowest"]:
                 print(f"      {q['ms']:7.1f} ms  {q['sql']}")
+            beside_floor(
+                "page." + "_".join(r["page"].split()),
+                r["p95_ms"],
+                floors[page.role]["p95_ms"],
+                "ms",
+                what="      p95",
+                floor_what=f"the empty page as {page.role}, p95",
+            )
             for c in r["computed"]:
                 print(
                     f"      stored figure {c['figure']} {c['key']}: computed in "
@@ -256,6 +297,7 @@ def main(argv=None) -> int:
         "cores": os.cpu_count(),
         "target_p95_ms": TARGET_P95_MS,
         "pages": results,
+        "floors": floors,
     }
     if args.json:
         print(json.dumps(summary, indent=2, default=str))

@@ -935,6 +935,35 @@ APPS = [name for name, _f in FILLERS if name != "sources"]
 # The whole fill
 
 
+def _model_defaults(cursor) -> None:
+    """Give every NOT NULL column its model field's default in this throw-away database, so
+    that the fill's INSERTs, which name the columns there were when they were written, stay
+    valid as fields with a default are added (is_impossible, answer types, …)."""
+    from django.apps import apps
+    from django.db import connection
+    from psycopg import sql
+    from psycopg.types.json import Jsonb
+
+    for model in apps.get_models():
+        for column in model._meta.concrete_fields:
+            if column.null or column.primary_key:
+                continue
+            if not (column.has_default() or column.empty_strings_allowed):
+                continue
+            value = column.get_db_prep_save(column.get_default(), connection)
+            if value is None:
+                continue
+            if isinstance(value, (dict, list)) or type(value).__name__ == "Json":
+                value = Jsonb(getattr(value, "obj", value))
+            cursor.execute(
+                sql.SQL("ALTER TABLE {} ALTER COLUMN {} SET DEFAULT {}").format(
+                    sql.Identifier(model._meta.db_table),
+                    sql.Identifier(column.column),
+                    sql.Literal(value),
+                )
+            )
+
+
 def fill(plan: Plan, quiet: bool = False) -> dict:
     """Write every app's rows (Django set up on an empty, migrated database); return the counts."""
     import psycopg
@@ -951,6 +980,7 @@ def fill(plan: Plan, quiet: bool = False) -> dict:
             " SET synchronous_commit = off"
         )
         run = Steps(cursor, quiet)
+        _model_defaults(cursor)
         for name, filler in FILLERS:
             if name == "sources" or name in plan.apps or name == "accounts":
                 started = time.perf_counter()

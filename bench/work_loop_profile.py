@@ -18,6 +18,11 @@ statements sent. It prints the medians (and p95) per claim, per submit and per c
 the targets of issue 13: at most 12 ms of CPU in all and at most 8 statements per cycle, and
 the claim's cost that stays flat as a campaign grows (compare runs with `--paragraphs 10000`,
 `100000`, `1000000`).
+
+The floor (issue 24): after each cycle, the same client sends a bare authenticated DRF GET
+(`/api/v1/me/`, measured the same way), so the floor sees the same machine at the same moment.
+The cycle's CPU (Python + PostgreSQL, median) is printed beside the floor's and their ratio
+(target: at most 5x), with `FIGURE` lines for bench/compare.py (bench/figures.py).
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from figures import beside_floor, figure, print_machine
+
 ROOT = Path(__file__).resolve().parent.parent
 PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 TARGET_CPU_MS = 12.0
 TARGET_STATEMENTS = 8
+TARGET_FLOOR_RATIO = 5.0  # issue 24: a cycle at most 5x a bare authenticated request
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -62,6 +70,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=0,
         metavar="N",
         help="also print the N functions with the most cumulative time (cProfile, on stderr)",
+    )
+    parser.add_argument(
+        "--cprofile-sort",
+        default="cumulative",
+        choices=["cumulative", "tottime"],
+        help="the order of --cprofile's functions (cumulative)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     return parser.parse_args(argv)
@@ -227,7 +241,7 @@ def run(args) -> dict:
         cursor.execute("SELECT pg_backend_pid()")
         backend_pid = cursor.fetchone()[0]
     counter = Counter()
-    samples = {"claim": [], "submit": []}
+    samples = {"claim": [], "submit": [], "floor": []}
     people = annotators(args.annotators)
     # CPU time, not wall time: waiting for PostgreSQL is not this process's work.
     clients = []  # one per annotator, as each person's browser or script keeps its own
@@ -258,10 +272,13 @@ def run(args) -> dict:
                 )
                 assert sent.status_code == 201, sent.content
                 samples["submit"].append(figures)
+                bare, figures = measure(lambda c=client: c.get("/api/v1/me/"), backend_pid, counter)
+                assert bare.status_code == 200, bare.content
+                samples["floor"].append(figures)
     if profiler is not None:
         profiler.disable()
         stats = pstats.Stats(profiler, stream=sys.stderr)
-        stats.sort_stats("cumulative").print_stats(args.cprofile)
+        stats.sort_stats(args.cprofile_sort).print_stats(args.cprofile)
     return samples
 
 
@@ -276,11 +293,15 @@ def summary(samples: dict) -> dict:
     out = {}
     for step, rows in samples.items():
         out[step] = {key: stats(rows, key) for key in ("python", "postgres", "wall", "statements")}
+    keys = ("python", "postgres", "wall", "statements")
     cycle = [
-        {k: c[k] + s[k] for k in ("python", "postgres", "wall", "statements")}
+        {k: c[k] + s[k] for k in keys}
         for c, s in zip(samples["claim"], samples["submit"], strict=True)
     ]
-    out["cycle"] = {key: stats(cycle, key) for key in ("python", "postgres", "wall", "statements")}
+    out["cycle"] = {key: stats(cycle, key) for key in keys}
+    # CPU in all (Python + PostgreSQL), request by request: the ratio's two sides
+    for name, rows in (("cycle", cycle), ("floor", samples["floor"])):
+        out[name]["cpu"] = stats([{"cpu": r["python"] + r["postgres"]} for r in rows], "cpu")
     return out
 
 
@@ -327,12 +348,13 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
+    print_machine()
     print(
         f"{result['cycles']} cycles, {args.paragraphs:,} paragraphs, {args.done:.0%} written "
         f"before ({os.cpu_count()} cores; statements "
         f"{'not prepared' if args.unprepared else 'prepared'}; load {os.getloadavg()[0]:.1f})"
     )
-    for step in ("claim", "submit", "cycle"):
+    for step in ("claim", "submit", "cycle", "floor"):
         r = result[step]
         print(
             f"  {step:<7} CPU python {r['python']['p50']:6.2f} ms + postgres "
@@ -346,6 +368,33 @@ def main(argv=None) -> int:
         f"({'met' if cpu <= TARGET_CPU_MS else 'MISSED'}); ≤ {TARGET_STATEMENTS} statements: "
         f"{statements:.0f} ({'met' if statements <= TARGET_STATEMENTS else 'MISSED'})"
     )
+    ratio = beside_floor(
+        "work_loop.cycle_cpu",
+        result["cycle"]["cpu"]["p50"],
+        result["floor"]["cpu"]["p50"],
+        "ms",
+        what="  claim + submit cycle, CPU (Python + PostgreSQL, p50)",
+        floor_what="a bare authenticated GET /api/v1/me/ by the same client after each cycle, p50",
+    )
+    python_ratio = beside_floor(
+        "work_loop.cycle_python",
+        result["cycle"]["python"]["p50"],
+        result["floor"]["python"]["p50"],
+        "ms",
+        what="  the same, Python only (as issue 24 counted its 7x)",
+        floor_what="the GET's Python CPU, p50",
+    )
+    print(
+        f"  target: a cycle <= {TARGET_FLOOR_RATIO:g}x the floor: {ratio:.2f}x in all, "
+        f"{python_ratio:.2f}x in Python "
+        f"({'met' if ratio <= TARGET_FLOOR_RATIO else 'MISSED'})"
+    )
+    for step in ("claim", "submit"):
+        figure(f"work_loop.{step}_python", result[step]["python"]["p50"], "ms")
+        figure(f"work_loop.{step}_postgres", result[step]["postgres"]["p50"], "ms")
+    figure("work_loop.cycle_postgres", result["cycle"]["postgres"]["p50"], "ms")
+    figure("work_loop.cycle_statements", statements, "statements")
+    print_machine("at the end: ")
     return 0
 
 

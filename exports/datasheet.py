@@ -16,11 +16,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count
 
-from annotation.models import Answer, Campaign, Lease, ModelRound, QuestionType, Review
+from annotation.models import Campaign, Lease, ModelRound, QuestionType, Review
 from annotation.selectors.differences import difference_table
-from annotation.selectors.questions import shown_answers
 from corpus.models import Article, Split
 from exports.dataset import QuestionRow, with_ids
 
@@ -35,6 +33,8 @@ class _Split:
     waves: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0]))
     types: Counter = field(default_factory=Counter)
     answer_words: Counter = field(default_factory=Counter)  # words of an answer -> answers
+    # (answer type, pipeline) stored on an original answer -> answers
+    answer_types: Counter = field(default_factory=Counter)
 
 
 @dataclass
@@ -104,37 +104,44 @@ class SheetFigures:
         self.model_rounds: Counter = Counter()  # ModelRound id -> questions
         self._rounds: list | None = None
         self.dev_questions: list[int] = []  # the differences' sample is drawn from dev
-        self.answered: list[int] = []  # answerable questions: their answer types are read
 
     def count(self, split: str, chunks: Iterable[list[QuestionRow]]) -> Iterator[list[QuestionRow]]:
         """Yield `chunks` unchanged, counting them for the split."""
         figures = self.splits.setdefault(split, _Split())
         parts = {False: self.parts["written"], True: self.parts["imported"]}
         article = paragraph = None
+        # Bound once: this loop runs for every question of the release.
+        waves, types, words = figures.waves, figures.types, figures.answer_words
+        answer_types, articles = figures.answer_types, self.articles
+        dev = self.dev_questions if split == Split.DEV else None
         for chunk in chunks:
             part_of = {}
             for row in chunk:
-                wave = figures.waves[row.wave]  # [articles, paragraphs, questions, unansw.]
+                wave = waves[row.wave]  # [articles, paragraphs, questions, unanswerable]
                 if row.article_id != article:  # rows come article by article
                     article = row.article_id
                     wave[0] += 1
-                    self.articles.add(article)
+                    articles.add(article)
                 if row.paragraph_id != paragraph:
                     paragraph = row.paragraph_id
                     wave[1] += 1
                 wave[2] += 1
-                wave[3] += row.is_impossible
-                figures.types[row.question_type] += 1
-                for answer in row.answers[: row.originals]:
-                    figures.answer_words[len(answer.text.split())] += 1
-                if split == Split.DEV and not row.is_impossible:
-                    self.dev_questions.append(row.pk)
+                types[row.question_type] += 1
                 if row.originals:
-                    self.answered.append(row.pk)
+                    for answer in row.answers[: row.originals]:
+                        words[len(answer.text.split())] += 1
+                    for answer_type in row.original_types:
+                        answer_types[answer_type] += 1
                 part = part_of[row.pk] = parts[row.imported]
-                part.by_split[split] += 1
-                part.unanswerable += row.is_impossible
+                if row.is_impossible:
+                    wave[3] += 1
+                    part.unanswerable += 1
+                elif dev is not None:
+                    dev.append(row.pk)
                 part.campaigns.add(row.campaign_id)
+            imported = sum(1 for part in part_of.values() if part is parts[True])
+            parts[True].by_split[split] += imported
+            parts[False].by_split[split] += len(part_of) - imported
             with_model = [row for row in chunk if row.model is not None]
             verdicts = self._reviews(part_of, {row.pk for row in with_model})
             if with_model:
@@ -299,21 +306,9 @@ UNTYPED = ""
 
 def answer_type_counts(figures: SheetFigures) -> dict[str, Counter]:
     """Return, per split, how many of the release's original answers have each (type,
-    pipeline) stored, (UNTYPED, UNTYPED) for those not yet typed: one query, counted in SQL."""
-    answers = with_ids(
-        shown_answers().filter(kind=Answer.Kind.ORIGINAL), figures.answered, "question"
-    )
-    rows = (
-        answers.values_list(
-            "question__paragraph__article__split", "answer_type", "answer_type_pipeline"
-        )
-        .annotate(answers=Count("pk"))
-        .order_by()
-    )
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for split, kind, pipeline, number in rows:
-        counts[split][(kind, pipeline)] += number
-    return counts
+    pipeline) stored, (UNTYPED, UNTYPED) for those not yet typed: counted during the pass
+    (the answers' query reads them), no query of its own."""
+    return {split: part.answer_types for split, part in figures.splits.items()}
 
 
 def _count_and_share(count: int, total: int) -> str:
@@ -324,9 +319,9 @@ def answer_types_section(figures: SheetFigures, options) -> list[str]:
     """The FQuAD paper's answer types of the release's original answers, per split and in
     all, from the types the dataset analysis stored (`Answer.answer_type`), naming the
     pipelines that typed them and how many answers are not typed yet."""
-    if not figures.answered:
-        return []
     counts = answer_type_counts(figures)
+    if not any(counts.values()):
+        return []
     splits = [split for split in options.splits if counts.get(split)]
     by_kind = {split: Counter() for split in [*splits, "all"]}
     pipelines: Counter = Counter()

@@ -75,6 +75,19 @@ def unanswerable_campaigns() -> list[Campaign]:
     return campaigns
 
 
+def item_campaigns() -> tuple[list[Campaign], list[Campaign]]:
+    """Return the open unanswerable-questions and additional-answers campaigns (what
+    `unanswerable_campaigns` and `answering_campaigns` return) from one cache read: every
+    submission asks for both."""
+    found = cache.get_many([UNANSWERABLE_KEY, ANSWERING_KEY])
+    unanswerable = found.get(UNANSWERABLE_KEY)
+    answering = found.get(ANSWERING_KEY)
+    return (
+        unanswerable_campaigns() if unanswerable is None else unanswerable,
+        answering_campaigns() if answering is None else answering,
+    )
+
+
 def campaign_forget(pk: int) -> None:
     """Drop what the cache holds of a campaign: it was saved or deleted."""
     cache.delete_many([_campaign_key(pk), ANSWERING_KEY, UNANSWERABLE_KEY])

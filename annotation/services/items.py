@@ -26,7 +26,7 @@ from django.db import connection
 from django.db.models import F
 
 from annotation.models import Campaign, Lease, WorkItem
-from annotation.selectors.campaigns import answering_campaigns, unanswerable_campaigns
+from annotation.selectors.campaigns import item_campaigns, unanswerable_campaigns
 
 
 def _in(name: str, values) -> tuple[str, dict]:
@@ -164,7 +164,8 @@ def items_for_questions(questions) -> None:
         by_place.setdefault((article.split, article.language), []).append(question.pk)
         if not question.is_impossible:
             articles.setdefault((article.split, article.language), set()).add(article.pk)
-    for campaign in unanswerable_campaigns():
+    unanswerable, answering = item_campaigns()
+    for campaign in unanswerable:
         pks = {
             pk
             for (split, language), pks in articles.items()
@@ -173,7 +174,7 @@ def items_for_questions(questions) -> None:
         }
         if pks:
             items_sync(campaign=campaign, articles=sorted(pks))
-    for campaign in answering_campaigns():
+    for campaign in answering:
         pks = [
             pk
             for (split, language), pks in by_place.items()

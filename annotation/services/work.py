@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,6 +25,7 @@ from annotation.validation import Asked, check_questions, same_text
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
 from core.roles import Role
+from core.rows import prepared_cursor
 from corpus.models import Paragraph
 
 MAX_DRAFT_BYTES = 64_000
@@ -275,7 +276,7 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
         raise ServiceError(errors)
     reopen_expired(lease)
     now = timezone.now()
-    Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
+    _lease_sent(lease.pk, now)
     sampled = review_sample(campaign=campaign, annotator_id=lease.annotator_id, count=len(clean))
     stored = questions_store(
         campaign=campaign,
@@ -309,6 +310,21 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     for each in (given, lease):
         each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return stored
+
+
+def _lease_sent(lease_pk: int, now) -> None:
+    """Mark a lease submitted: one hand-written statement, prepared on PostgreSQL (the ORM's
+    `update()` compiled it again on every submission); the time adapted as the ORM adapts it
+    for the backend (SQLite keeps naive UTC text)."""
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            "UPDATE annotation_lease SET status = %s, finished_at = %s WHERE id = %s",
+            [
+                str(Lease.Status.SUBMITTED),
+                connection.ops.adapt_datetimefield_value(now),
+                lease_pk,
+            ],
+        )
 
 
 def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, questions):

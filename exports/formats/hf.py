@@ -21,6 +21,7 @@ before, byte for byte.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import BinaryIO
 
 from exports.formats.records import (
@@ -33,6 +34,8 @@ from exports.formats.records import (
     json_text,
     model_in_the_loop,
 )
+
+_TEXT, _START = attrgetter("text"), attrgetter("answer_start")
 
 
 class HfJsonlWriter(PushWriter):
@@ -68,8 +71,8 @@ class HfJsonlWriter(PushWriter):
         lines = []
         for question in paragraph.questions:
             answers = question.answers if self.include_answers else []
-            texts = json_strings(answer.text for answer in answers)
-            starts = json_ints(answer.answer_start for answer in answers)
+            texts = json_strings(map(_TEXT, answers))
+            starts = json_ints(map(_START, answers))
             # {"id": …, "title": …, "context": …, "question": …, "answers": {…}
             #  [, "model_in_the_loop": {…}]}
             lines.append(('{"id": ' + json_text(question.id)).encode())

@@ -160,15 +160,26 @@ def test_after_the_analysis_every_answer_is_typed_by_one_pipeline(written, tmp_p
     ]
 
 
-def test_the_types_cost_one_query_whatever_the_number_of_answers(written, tmp_path):
+def test_the_types_cost_no_query_of_their_own(written, tmp_path):
+    """The types come with the answers each chunk of the release reads (one query a chunk
+    whatever the number of answers), never in a query of their own."""
+
     def queries(name, splits):
         (tmp_path / name).mkdir()
         with CaptureQueriesContext(connection) as captured:
             build(tmp_path / name, splits=splits)
-        return [q["sql"] for q in captured.captured_queries if '"answer_type"' in q["sql"]]
+        typed = [q["sql"] for q in captured.captured_queries if '"answer_type"' in q["sql"]]
+        answers = [
+            q["sql"]
+            for q in captured.captured_queries
+            if 'FROM "annotation_answer"' in q["sql"] and '"answer_start"' in q["sql"]
+        ]
+        return typed, answers
 
-    assert len(queries("one", ["test"])) == 1
-    assert len(queries("three", ["train", "dev", "test"])) == 1
+    for name, splits, chunks in (("one", ["test"], 1), ("three", ["train", "dev", "test"], 3)):
+        typed, answers = queries(name, splits)
+        assert typed == answers
+        assert len(typed) == chunks
 
 
 def test_the_question_types_state_their_method(written, tmp_path):
