@@ -19,6 +19,7 @@ from annotation.services.work import lease_release
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
+from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
@@ -51,34 +52,7 @@ def select_phrase(page, phrase: str) -> None:
     """Select `phrase` (its first occurrence) in the paragraph with a real mouse drag."""
     expect(page.locator("#question-counter")).to_contain_text("/")  # the page script runs
     text = page.evaluate("JSON.parse(document.getElementById('paragraph-source').textContent)")
-    start = text.index(phrase)  # code points, as the page counts
-    box = page.evaluate(
-        """([start, end]) => {
-            const p = document.getElementById('paragraph');
-            const text = p.textContent;
-            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
-                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
-            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-            const locate = (offset) => { let node, seen = 0;
-                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
-                    return [node, offset - seen]; seen += node.length; } };
-            const [a, ao] = locate(u(start)); walker.currentNode = p;
-            const [b, bo] = locate(u(end));
-            const range = document.createRange();
-            range.setStart(a, ao); range.setEnd(b, bo);
-            range.startContainer.parentElement.scrollIntoView({block: 'nearest'});
-            const rects = range.getClientRects();
-            const first = rects[0], last = rects[rects.length - 1];
-            return [first.left + 1, (first.top + first.bottom) / 2,
-                    last.right - 1, (last.top + last.bottom) / 2];
-        }""",
-        [start, start + len(phrase)],
-    )
-    page.mouse.move(box[0], box[1])
-    page.mouse.down()
-    page.mouse.move(box[2], box[3], steps=8)
-    page.mouse.up()
-    expect(page.locator("#answer-preview")).to_have_text(phrase)
+    drag_select_span(page, text, phrase, "#answer-preview")
 
 
 def add_question(page, text: str, answer: str, *, saved: bool = True) -> None:

@@ -52,6 +52,7 @@ def drag_select_span(page, text, phrase, preview):
             const [b, bo] = locate(u(end));
             const range = document.createRange();
             range.setStart(a, ao); range.setEnd(b, bo);
+            range.startContainer.parentElement.scrollIntoView({block: 'nearest'});
             const rects = range.getClientRects();
             const first = rects[0], last = rects[rects.length - 1];
             return [first.left + 1, (first.top + first.bottom) / 2,
