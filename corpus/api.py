@@ -184,7 +184,7 @@ class ScrapeRunViewSet(JobViewSet):
         )
 
     @extend_schema(responses=ScrapeLogEntrySerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)  # the whole log, one plain list
     def log(self, request, pk=None):
         run = self.get_object()
         return Response(ScrapeLogEntrySerializer(run.log_entries.all(), many=True).data)

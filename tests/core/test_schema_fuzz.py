@@ -9,8 +9,6 @@ import time
 
 import pytest
 import schemathesis
-from django.core import signals
-from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -48,17 +46,6 @@ def _run(operation, identity: str, headers: dict, failures: list) -> None:
         check()
     except (Exception, BaseExceptionGroup) as error:  # one per operation and identity
         failures.append(f"{operation.label} as {identity}: {str(error)[:400]}")
-
-
-@pytest.fixture
-def wsgi_in_test_transaction():
-    """Keep the test's connection (and its transaction) open across WSGI requests, as
-    Django's test client does: the handler would otherwise close it after each answer."""
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.mark.django_db
