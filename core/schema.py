@@ -11,6 +11,8 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
+from core.inputs import MAX_ID
+
 ERROR_SCHEMA = "ErrorResponse"
 ERRORS = {
     "400": "Refused input: each field named with what was wrong.",
@@ -46,8 +48,16 @@ def error_responses(*codes: int) -> dict:
     }
 
 
+WRITES = {"post", "put", "patch", "delete"}
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def add_error_responses(result, generator, request, public):
-    """Add the error answers (400, 401, 403, 404) to every operation that lacks them."""
+    """Add the error answers to every operation that lacks them: 400, 401, 403, 404 on all;
+    409 (a state that refuses it) on every write; 415 on every operation with a body. A body
+    the API reads as JSON is documented as JSON only: the form encodings DRF also reads
+    cannot carry its lists and objects (a form's "" or "[1]" is a string). An `id` in a path
+    is a whole number (`core.inputs.parse_id`), wherever the view routes it as text."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas[ERROR_SCHEMA] = {
         "type": "object",
@@ -64,8 +74,22 @@ def add_error_responses(result, generator, request, public):
         for method, operation in path.items():
             if method.startswith("x-") or not isinstance(operation, dict):
                 continue
+            for parameter in operation.get("parameters", []):
+                # A view routed with `<str:pk>` reads its id with `core.inputs.parse_id`.
+                named = (parameter.get("in"), parameter.get("name"), parameter.get("schema"))
+                if named == ("path", "id", {"type": "string"}):
+                    parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+            body = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in body:
+                for media_type in FORM_TYPES:
+                    body.pop(media_type, None)
+            errors = dict(ERRORS)
+            if method in WRITES:
+                errors["409"] = OTHER_ERRORS[409]
+            if body:
+                errors["415"] = OTHER_ERRORS[415]
             responses = operation.setdefault("responses", {})
-            for code, description in ERRORS.items():
+            for code, description in errors.items():
                 responses.setdefault(
                     code,
                     {

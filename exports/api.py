@@ -127,7 +127,7 @@ class ReleaseViewSet(JobViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter("against", OpenApiTypes.INT, required=True)],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, **error_responses(409)},
     )
     @action(detail=True, methods=["get"])
     def diff(self, request, pk=None):

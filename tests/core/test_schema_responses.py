@@ -142,3 +142,102 @@ def test_a_downloads_refusals_are_the_json_errors_its_schema_declares(
         (409, "application/json", ["release"]),
         (410, "application/json", ["name"]),
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# What the larger campaign (bin/schema-campaign) found
+
+
+def test_the_schema_declares_the_statuses_its_operations_really_answer(client, db):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+
+    def codes(path, method):
+        return sorted(paths[path][method]["responses"])
+
+    assert codes("/api/v1/auth/token/", "post") == [
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "415",
+        "429",
+    ]
+    assert codes("/api/v1/leases/{id}/draft/", "put") == [
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "413",
+        "415",
+    ]
+    assert codes("/api/v1/submissions/", "post") == [
+        "201",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "413",
+        "415",
+        "429",
+    ]
+    assert codes("/api/v1/releases/{id}/resume/", "post") == [
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+    ]
+    assert codes("/api/v1/releases/{id}/diff/", "get") == ["200", "400", "401", "403", "404", "409"]
+    assert codes("/api/v1/campaigns/", "get") == ["200", "400", "401", "403", "404"]
+    assert codes("/api/v1/annotators/{id}/pause/", "delete")[0] == "200"
+
+
+def test_the_schema_says_what_its_parameters_and_bodies_really_are(client, db):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+
+    def parameter(path, method, name):
+        found = [p for p in paths[path][method]["parameters"] if p["name"] == name]
+        return found[0]["schema"]
+
+    # Views routed `<str:pk>` read a whole number (`parse_id`).
+    assert parameter("/api/v1/campaigns/{id}/model/", "get", "id") == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 2**63 - 1,
+    }
+    assert parameter("/api/v1/campaigns/", "get", "limit")["minimum"] == 1
+    assert parameter("/api/v1/campaigns/", "get", "offset")["minimum"] == 0
+    assert parameter("/api/v1/articles/", "get", "page_size")["minimum"] == 1
+    # A JSON body is documented as JSON only; an upload stays multipart.
+    assert list(paths["/api/v1/campaigns/"]["post"]["requestBody"]["content"]) == [
+        "application/json"
+    ]
+    assert list(
+        paths["/api/v1/baseline-runs/training-files/"]["post"]["requestBody"]["content"]
+    ) == ["multipart/form-data"]
+
+
+def test_a_leases_attempts_and_an_annotators_unpause_answer_as_their_schema_says(
+    openapi, admin_headers
+):
+    from tests.core.test_bad_input import _lease
+
+    annotator = UserFactory(username="writer", roles=[Role.ANNOTATOR])
+    lease = _lease(annotator)
+    mine = {"Authorization": f"Token {token_issue(user=annotator)}", "Accept-Language": "en"}
+
+    attempts = _call(openapi, "/api/v1/leases/{id}/attempts/", mine, id=lease.pk)
+    case = openapi["/api/v1/annotators/{id}/pause/"]["DELETE"].Case(
+        path_parameters={"id": annotator.pk}
+    )
+    unpaused = case.call(headers=admin_headers)
+    case.validate_response(unpaused, checks=CHECKS, headers=admin_headers)
+
+    assert (attempts.status_code, attempts.json()) == (200, [])
+    assert (unpaused.status_code, unpaused.json()["paused_at"]) == (200, None)
