@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
+from core.inputs import MAX_ID
 from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from core.schema import error_responses
@@ -163,7 +164,9 @@ class SubmissionsView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("release", OpenApiTypes.INT, required=True),
+            OpenApiParameter(
+                "release", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, required=True
+            ),
             OpenApiParameter("split", OpenApiTypes.STR, enum=list(SPLITS), required=True),
         ],
         responses={200: LeaderboardRowSerializer(many=True), **error_responses(409)},

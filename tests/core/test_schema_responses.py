@@ -214,6 +214,17 @@ def test_the_schema_says_what_its_parameters_and_bodies_really_are(client, db):
     assert parameter("/api/v1/campaigns/", "get", "limit")["minimum"] == 1
     assert parameter("/api/v1/campaigns/", "get", "offset")["minimum"] == 0
     assert parameter("/api/v1/articles/", "get", "page_size")["minimum"] == 1
+    assert sorted(parameter("/api/v1/questions/", "get", "status")["enum"]) == [
+        "",
+        "approved",
+        "corrected",
+        "pending",
+        "rejected",
+    ]
+    assert parameter("/api/v1/questions/", "get", "campaign")["type"] == "integer"
+    assert parameter("/api/v1/submissions/", "get", "release")["minimum"] == 1
+    draft = client.get("/api/schema/?format=json").json()["components"]["schemas"]["DraftRequest"]
+    assert draft["properties"]["draft"]["type"] == "object"
     # A JSON body is documented as JSON only; an upload stays multipart.
     assert list(paths["/api/v1/campaigns/"]["post"]["requestBody"]["content"]) == [
         "application/json"
