@@ -40,11 +40,11 @@ AFTER, BEFORE = "after", "before"
 
 def query_whole_number(request, name: str, *, minimum: int, default, largest: int | None = None):
     """A page parameter of the query string read as a whole number: `default` when absent,
-    at most `largest`; anything else than digits (``null``, ``-1``, ``2.5``, the parameter
-    twice with other values), or below `minimum`, is refused with a 400 naming it (DRF would
-    silently use the default, so a mistyped limit read as another page size)."""
+    at most `largest`; anything else than digits (``null``, ``""``, ``-1``, ``2.5``, the
+    parameter twice with other values), or below `minimum`, is refused with a 400 naming it
+    (DRF would silently use the default, so a mistyped limit read as another page size)."""
     values = request.query_params.getlist(name)
-    if not values or values == [""]:
+    if not values:
         return default
     text = values[0]
     if len(set(values)) > 1 or not (text.isascii() and text.isdigit()) or int(text) < minimum:

@@ -49,6 +49,10 @@ def error_responses(*codes: int) -> dict:
 
 
 WRITES = {"post", "put", "patch", "delete"}
+# An id as `core.inputs.parse_id` reads it: 0 is read too (and names no row: 404).
+ID_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+# Parameters that name a row by its id, read by `core.inputs.parse_id` (at most bigint's).
+ID_PARAMETERS = {"id", "file_id", "against", "article", "campaign", "release"}
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -56,8 +60,9 @@ def add_error_responses(result, generator, request, public):
     """Add the error answers to every operation that lacks them: 400, 401, 403, 404 on all;
     409 (a state that refuses it) on every write; 415 on every operation with a body. A body
     the API reads as JSON is documented as JSON only: the form encodings DRF also reads
-    cannot carry its lists and objects (a form's "" or "[1]" is a string). An `id` in a path
-    is a whole number (`core.inputs.parse_id`), wherever the view routes it as text."""
+    cannot carry its lists and objects (a form's "" or "[1]" is a string). An id, in a path
+    or a query, is a whole number from 0 to bigint's largest (`core.inputs.parse_id`), even
+    where the view routes it as text."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas[ERROR_SCHEMA] = {
         "type": "object",
@@ -77,8 +82,10 @@ def add_error_responses(result, generator, request, public):
             for parameter in operation.get("parameters", []):
                 # A view routed with `<str:pk>` reads its id with `core.inputs.parse_id`.
                 named = (parameter.get("in"), parameter.get("name"), parameter.get("schema"))
-                if named == ("path", "id", {"type": "string"}):
-                    parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+                if named == ("path", "id", {"type": "string"}) or (
+                    named[1] in ID_PARAMETERS and named[2] == {"type": "integer"}
+                ):
+                    parameter["schema"] = dict(ID_SCHEMA)
             body = operation.get("requestBody", {}).get("content", {})
             if "application/json" in body:
                 for media_type in FORM_TYPES:

@@ -7,12 +7,12 @@ from rest_framework import viewsets
 from annotation.api.serializers import QuestionDetailSerializer, QuestionSerializer
 from annotation.models import Question
 from annotation.selectors.questions import questions_filter, questions_visible_to
-from core.inputs import MAX_ID
+from core.schema import ID_SCHEMA
 from corpus.models import Split
 
 # As `questions_filter` reads them ("" filters nothing).
 FILTERS = [
-    OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": MAX_ID}),
+    OpenApiParameter("campaign", ID_SCHEMA),
     OpenApiParameter("author", OpenApiTypes.STR),
     OpenApiParameter("status", OpenApiTypes.STR, enum=["", *Question.Status.values]),
     OpenApiParameter("split", OpenApiTypes.STR, enum=["", *Split.values]),

@@ -10,10 +10,9 @@ from rest_framework.views import APIView
 
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
-from core.inputs import MAX_ID
 from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
-from core.schema import error_responses
+from core.schema import ID_SCHEMA, error_responses
 from evaluation.human import HUMAN_FIGURE
 from evaluation.leaderboard import (
     SPLITS,
@@ -164,9 +163,7 @@ class SubmissionsView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter(
-                "release", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, required=True
-            ),
+            OpenApiParameter("release", ID_SCHEMA, required=True),
             OpenApiParameter("split", OpenApiTypes.STR, enum=list(SPLITS), required=True),
         ],
         responses={200: LeaderboardRowSerializer(many=True), **error_responses(409)},
