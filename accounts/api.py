@@ -15,6 +15,7 @@ from accounts.services import set_password_path, token_issue, users_import
 from accounts.signin import account_failed, account_locked, locked_message
 from core.errors import ServiceError
 from core.permissions import IsPlatformAdmin
+from core.schema import error_responses
 
 
 class TokenSerializer(serializers.Serializer):
@@ -34,7 +35,10 @@ class TokenView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=AuthTokenSerializer, responses=TokenSerializer)
+    @extend_schema(
+        request=AuthTokenSerializer,
+        responses={200: TokenSerializer, **error_responses(429)},  # the `auth` rate
+    )
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         username = data.get("username") if isinstance(data.get("username"), str) else ""

@@ -16,3 +16,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# A path under /api/ that names no operation answers the API's JSON 404, not the site's page.
+handler404 = "core.api.not_found"

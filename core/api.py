@@ -4,7 +4,8 @@ worker-check API."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views.defaults import page_not_found
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status, viewsets
 from rest_framework.response import Response
@@ -119,3 +120,14 @@ class WorkerCheckViewSet(JobViewSet):
 
     def start(self, data):
         return worker_check_start(queue=data["queue"], created_by=self.request.user)
+
+
+def not_found(request, exception=None):
+    """Django's 404 handler (`config.urls.handler404`): a path under /api/ that names no
+    operation (an id that is not a number, a mistyped name) answers the API's JSON error, as
+    its schema says; every other path, the site's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"errors": {"detail": [str(exceptions.NotFound.default_detail)]}}, status=404
+        )
+    return page_not_found(request, exception)

@@ -38,15 +38,60 @@ CURSOR_MAX_CHARS = 2000
 AFTER, BEFORE = "after", "before"
 
 
+def query_whole_number(request, name: str, *, minimum: int, default, largest: int | None = None):
+    """A page parameter of the query string read as a whole number: `default` when absent,
+    at most `largest`; anything else than digits (``null``, ``""``, ``-1``, ``2.5``, the
+    parameter twice with other values), or below `minimum`, is refused with a 400 naming it
+    (DRF would silently use the default, so a mistyped limit read as another page size)."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return default
+    text = values[0]
+    if len(set(values)) > 1 or not (text.isascii() and text.isdigit()) or int(text) < minimum:
+        message = (
+            _("A whole number, at least 1.") if minimum == 1 else _("A whole number, at least 0.")
+        )
+        raise ServiceError({name: [message]})
+    number = int(text)
+    return min(number, largest) if largest is not None else number
+
+
 class LimitOffset(LimitOffsetPagination):
     """The lists' pages (`?limit=&offset=`): DRF's, with the largest page `max_limit`.
 
     A larger `limit` is read as `max_limit` (DRF's rule), so the page's `next` link goes on;
     without a ceiling, a limit past PostgreSQL's bigint answered 500. An `offset` past the
-    list's count answers an empty page without querying the rows.
+    list's count answers an empty page without querying the rows. A limit or offset that is
+    not a whole number (at least 1, at least 0) is a 400 naming it.
     """
 
     max_limit = 1000
+
+    def get_limit(self, request):
+        return query_whole_number(
+            request,
+            self.limit_query_param,
+            minimum=1,
+            default=self.default_limit,
+            largest=self.max_limit,
+        )
+
+    def get_offset(self, request):
+        return query_whole_number(request, self.offset_query_param, minimum=0, default=0)
+
+    def get_schema_operation_parameters(self, view):
+        return with_minimum(
+            super().get_schema_operation_parameters(view),
+            {self.limit_query_param: 1, self.offset_query_param: 0},
+        )
+
+
+def with_minimum(parameters: list[dict], minimum: dict[str, int]) -> list[dict]:
+    """A paginator's schema parameters, each named in `minimum` given its least value."""
+    for parameter in parameters:
+        if parameter["name"] in minimum:
+            parameter["schema"] = {**parameter["schema"], "minimum": minimum[parameter["name"]]}
+    return parameters
 
 
 @dataclass

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from core.api import JobViewSet
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
+from core.pagination import query_whole_number, with_minimum
 from core.permissions import IsPlatformAdmin
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
 from corpus.scraping import scrape_run_resume, scrape_run_start
@@ -23,6 +24,21 @@ class ByIdCursor(CursorPagination):
     page_size = 100
     max_page_size = 1000
     page_size_query_param = "page_size"
+
+    def get_page_size(self, request):
+        """`page_size`, at most `max_page_size`; one that is not a whole number is a 400."""
+        return query_whole_number(
+            request,
+            self.page_size_query_param,
+            minimum=1,
+            default=self.page_size,
+            largest=self.max_page_size,
+        )
+
+    def get_schema_operation_parameters(self, view):
+        return with_minimum(
+            super().get_schema_operation_parameters(view), {self.page_size_query_param: 1}
+        )
 
 
 class ArticleSerializer(serializers.ModelSerializer):
@@ -184,7 +200,7 @@ class ScrapeRunViewSet(JobViewSet):
         )
 
     @extend_schema(responses=ScrapeLogEntrySerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)  # the whole log, one plain list
     def log(self, request, pk=None):
         run = self.get_object()
         return Response(ScrapeLogEntrySerializer(run.log_entries.all(), many=True).data)

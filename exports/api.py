@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from core.api import JobViewSet
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
+from core.schema import error_responses
 from corpus.models import Split
 from exports.diff import release_diff
 from exports.downloads import release_file_response
@@ -126,7 +127,7 @@ class ReleaseViewSet(JobViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter("against", OpenApiTypes.INT, required=True)],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, **error_responses(409)},
     )
     @action(detail=True, methods=["get"])
     def diff(self, request, pk=None):
@@ -145,7 +146,17 @@ class ReleaseFileView(APIView):
 
     permission_classes = [IsPlatformAdmin]
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(
+        responses={
+            # What each kind of file is sent as (`ReleaseFile.media_type`): SQuAD files and
+            # the manifest, HF and history lines, MRQA's gzip, the datasheet.
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "application/x-ndjson"): OpenApiTypes.BINARY,
+            (200, "application/gzip"): OpenApiTypes.BINARY,
+            (200, "text/markdown"): OpenApiTypes.STR,
+            **error_responses(409, 410),
+        }
+    )
     def get(self, request, pk: int, name: str):
         release = object_by_id(Release.objects, pk, field="release", missing=_("No such release."))
         return release_file_response(release, name)

@@ -8,12 +8,16 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotation.models import DifferenceLabel
 from annotation.selectors.differences import difference_table, labeller_check, sample_rows
 from annotation.services.differences import difference_label
 from core.inputs import check_text
 
-LabelsSerializer = inline_serializer(
-    "DifferenceLabels", fields={"labels": serializers.ListField(child=serializers.CharField())}
+LabelsSerializer = inline_serializer(  # the schema only: `difference_label` checks the body
+    "DifferenceLabels",
+    fields={
+        "labels": serializers.ListField(child=serializers.ChoiceField(DifferenceLabel.choices))
+    },
 )
 
 

@@ -63,7 +63,7 @@ class AnnotatorPauseView(APIView):
         annotator_pause(user=user, note=payload.validated_data.get("note", ""))
         return Response(AnnotatorStateSerializer(user).data)
 
-    @extend_schema(request=None, responses=AnnotatorStateSerializer)
+    @extend_schema(request=None, responses={200: AnnotatorStateSerializer})
     def delete(self, request, pk):
         user = self._user(pk)
         annotator_resume(user=user)

@@ -7,9 +7,15 @@ from rest_framework import viewsets
 from annotation.api.serializers import QuestionDetailSerializer, QuestionSerializer
 from annotation.models import Question
 from annotation.selectors.questions import questions_filter, questions_visible_to
+from core.schema import ID_SCHEMA
+from corpus.models import Split
 
+# As `questions_filter` reads them ("" filters nothing).
 FILTERS = [
-    OpenApiParameter(name, OpenApiTypes.STR) for name in ("campaign", "author", "status", "split")
+    OpenApiParameter("campaign", ID_SCHEMA),
+    OpenApiParameter("author", OpenApiTypes.STR),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=["", *Question.Status.values]),
+    OpenApiParameter("split", OpenApiTypes.STR, enum=["", *Split.values]),
 ]
 
 

@@ -1,5 +1,6 @@
 """The annotation API's serializers: what each call reads and answers."""
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -104,8 +105,13 @@ class LeaseSerializer(serializers.ModelSerializer):
         return shown
 
 
+@extend_schema_field(OpenApiTypes.OBJECT)
+class JSONObjectField(serializers.JSONField):
+    """A JSON field the service reads as an object (the schema says so)."""
+
+
 class DraftSerializer(serializers.Serializer):
-    draft = serializers.JSONField()
+    draft = JSONObjectField()
 
 
 class SubmittedQuestionSerializer(serializers.Serializer):

@@ -25,6 +25,7 @@ from annotation.services.work import draft_save, lease_get, lease_release, quest
 from core.errors import ServiceError
 from core.inputs import parse_id
 from core.permissions import IsAnnotatorOrReviewer
+from core.schema import error_responses
 
 
 def lease_response(lease: Lease, created: bool | None = None) -> Response:
@@ -56,7 +57,9 @@ class LeaseViewSet(viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         return lease_response(self._lease(pk))
 
-    @extend_schema(request=DraftSerializer, responses=LeaseSerializer)
+    @extend_schema(
+        request=DraftSerializer, responses={200: LeaseSerializer, **error_responses(413)}
+    )
     @action(detail=True, methods=["put"])
     def draft(self, request, pk=None):
         payload = DraftSerializer(data=request.data)

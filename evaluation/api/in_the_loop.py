@@ -2,6 +2,7 @@
 (its annotator)."""
 
 from django.utils.translation import gettext as _
+from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -69,7 +70,7 @@ class LeaseAttemptsView(APIView):
             raise ServiceError({"lease": [_("No such lease.")]}, status=404) from None
         return lease_get(lease_pk=lease_pk, annotator=request.user)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT))})
     def get(self, request, pk):
         lease = self._lease(request, pk)
         attempts = ModelAttempt.objects.filter(lease=lease).select_related("round")

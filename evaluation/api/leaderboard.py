@@ -12,6 +12,7 @@ from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
+from core.schema import ID_SCHEMA, error_responses
 from evaluation.human import HUMAN_FIGURE
 from evaluation.leaderboard import (
     SPLITS,
@@ -162,10 +163,10 @@ class SubmissionsView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("release", OpenApiTypes.INT, required=True),
+            OpenApiParameter("release", ID_SCHEMA, required=True),
             OpenApiParameter("split", OpenApiTypes.STR, enum=list(SPLITS), required=True),
         ],
-        responses=LeaderboardRowSerializer(many=True),
+        responses={200: LeaderboardRowSerializer(many=True), **error_responses(409)},
     )
     def get(self, request):
         release = leaderboard_release(release_id=request.query_params.get("release"))
@@ -174,7 +175,10 @@ class SubmissionsView(APIView):
         rows = leaderboard(release=release, split=split, human=human)
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
-    @extend_schema(request=SubmissionRequestSerializer, responses={201: SubmissionSerializer})
+    @extend_schema(
+        request=SubmissionRequestSerializer,
+        responses={201: SubmissionSerializer, **error_responses(413, 429)},
+    )
     def post(self, request):
         data = request.data
         if not isinstance(data, dict):

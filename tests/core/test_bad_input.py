@@ -309,3 +309,59 @@ def test_a_huge_page_size_on_a_cursor_list_is_clamped(people, url):
     response = english(people[Role.ADMIN]).get(url, {"page_size": HUGE})
 
     assert (response.status_code, response.json()["results"]) == (200, [])
+
+
+@pytest.mark.parametrize(
+    ("url", "query", "name", "message"),
+    [
+        ("/api/v1/campaigns/", {"limit": "null"}, "limit", "A whole number, at least 1."),
+        ("/api/v1/campaigns/", {"limit": "0"}, "limit", "A whole number, at least 1."),
+        ("/api/v1/campaigns/", {"limit": ""}, "limit", "A whole number, at least 1."),
+        ("/api/v1/campaigns/", {"limit": "-5"}, "limit", "A whole number, at least 1."),
+        ("/api/v1/questions/", {"offset": "2.5"}, "offset", "A whole number, at least 0."),
+        ("/api/v1/releases/", {"offset": ["1", "2"]}, "offset", "A whole number, at least 0."),
+        ("/api/v1/articles/", {"page_size": "null"}, "page_size", "A whole number, at least 1."),
+    ],
+)
+def test_a_page_parameter_that_is_not_a_whole_number_is_a_400_naming_it(
+    people, url, query, name, message
+):
+    """DRF read `?limit=null` as the default page: a mistyped parameter went unseen."""
+    response = english(people[Role.ADMIN]).get(url, query)
+
+    assert (response.status_code, response.json()) == (400, {"errors": {name: [message]}})
+
+
+def test_offset_zero_reads_as_the_first_page(people):
+    campaign_create(name="C", splits=["dev"], lease_minutes=30)
+    response = english(people[Role.ADMIN]).get("/api/v1/campaigns/", {"limit": 5, "offset": 0})
+
+    assert (response.status_code, response.json()["count"]) == (200, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# A path under /api/ that names no operation
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/leases/2.5e-104/", "/api/v1/campaigns/1.5/leases/", "/api/v1/nothing/"]
+)
+def test_an_api_path_that_routes_nowhere_is_the_apis_json_404(people, url):
+    """The router's ids take no dot: such a path reached no view and answered the site's HTML
+    404 page, where the schema says JSON."""
+    response = english(people[Role.ANNOTATOR]).get(url)
+
+    assert (response.status_code, response["Content-Type"], response.json()) == (
+        404,
+        "application/json",
+        {"errors": {"detail": ["Not found."]}},
+    )
+
+
+def test_a_page_that_routes_nowhere_is_still_the_sites_page(client, db):
+    client.cookies["django_language"] = "en"
+    response = client.get("/no-such-page/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "Page not found" in response.content.decode()
