@@ -41,6 +41,18 @@ def _seconds(name: str, default: float, lowest: float, highest: float) -> float:
     return number
 
 
+def _rate(name: str, default: str) -> str:
+    """Read a rate of actions, like 20/hour (DRF's spelling)."""
+    value = env.str(name, default)
+    if not RATE.match(value):
+        raise EnvError(
+            name,
+            f"expected a number of requests per second, minute, hour or day, like {default}, "
+            f"got {value!r}",
+        )
+    return value
+
+
 try:
     VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var"))).resolve()
     DEBUG = env.bool("DEBUG", False)
@@ -106,13 +118,7 @@ try:
     LOGIN_ACCOUNT_FAILURES = env.int("LOGIN_ACCOUNT_FAILURES", 100, minimum=1, maximum=10_000)
     # Leaderboard: the largest request body of a submission, and how often one user may submit.
     SUBMISSION_MAX_MB = env.int("SUBMISSION_MAX_MB", 20, minimum=1, maximum=1024)
-    SUBMISSIONS_RATE = env.str("SUBMISSIONS_RATE", "20/hour")
-    if not RATE.match(SUBMISSIONS_RATE):
-        raise EnvError(
-            "SUBMISSIONS_RATE",
-            f"expected a number of requests per second, minute, hour or day, like 20/hour, "
-            f"got {SUBMISSIONS_RATE!r}",
-        )
+    SUBMISSIONS_RATE = _rate("SUBMISSIONS_RATE", "20/hour")
     # Model in the loop (evaluation.model_loop): how long the annotation page waits for a
     # model's answer; how long an idle checkpoint server keeps the gpu worker; requests per
     # forward pass.
@@ -122,13 +128,7 @@ try:
     )
     MODEL_LOOP_BATCH_SIZE = env.int("MODEL_LOOP_BATCH_SIZE", 32, minimum=1, maximum=1024)
     # Questions one annotator may ask the model in the loop (per minute, hour…).
-    MODEL_ATTEMPTS_RATE = env.str("MODEL_ATTEMPTS_RATE", "20/minute")
-    if not RATE.match(MODEL_ATTEMPTS_RATE):
-        raise EnvError(
-            "MODEL_ATTEMPTS_RATE",
-            f"expected a number of requests per second, minute, hour or day, like 20/minute, "
-            f"got {MODEL_ATTEMPTS_RATE!r}",
-        )
+    MODEL_ATTEMPTS_RATE = _rate("MODEL_ATTEMPTS_RATE", "20/minute")
     # The egress policy (core/egress.py, docs/security.md): the networks and host names the
     # server may send admins' requests to beside public addresses ("10.0.0.0/8", "::1";
     # "models.internal", ".svc.cluster.local" for every name under it).
