@@ -7,13 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 from accounts.services import token_issue
 from core.roles import Role
@@ -21,15 +14,8 @@ from corpus.models import ScrapeLogEntry
 from corpus.scraping import scrape_run_start
 from exports.models import Release
 from exports.services import release_create
+from tests.core.test_schema_fuzz import CHECKS  # the same checks as the fuzz run
 from tests.factories import UserFactory
-
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-]
 
 
 @pytest.fixture
