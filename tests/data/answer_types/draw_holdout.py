@@ -1,0 +1,113 @@
+"""Draw the hold-out sample of answer types (issue 25, item 19), reproducibly.
+
+Run from the project root:
+
+    python tests/data/answer_types/draw_holdout.py            # the 150 drawn rows, unlabelled
+    python tests/data/answer_types/draw_holdout.py --context  # the same, each in its sentences
+
+The eligible answers are the first answer of every question of PIAF v1.0, in file order
+(articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
+in the paragraph (3,833 of 3,835). A draw shuffles that list with `random.Random(seed)` and
+takes the first 150 answers whose id is not excluded.
+
+The tuning sample (seed 7, labelled by the engineer who changes the rules) is drawn first, the
+same way, excluding only `piaf_200.jsonl`; the hold-out (seed 2611) excludes `piaf_200.jsonl`
+and the tuning sample, so the three samples are disjoint. Only the standard library is used:
+no Django, and the answer-type pipeline is never run here.
+"""
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PIAF = HERE.parents[2].parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
+PIAF_200 = HERE / "piaf_200.jsonl"
+TUNING_SEED = 7
+HOLDOUT_SEED = 2611
+SIZE = 150
+
+
+def eligible(piaf: Path = PIAF) -> list[dict]:
+    """Return PIAF's first answers at their offset, in file order, with their paragraph."""
+    data = json.loads(piaf.read_text(encoding="utf-8"))["data"]
+    rows = []
+    for article in data:
+        for paragraph in article["paragraphs"]:
+            context = paragraph["context"]
+            for question in paragraph["qas"]:
+                if not question["answers"]:
+                    continue
+                answer = question["answers"][0]
+                start, text = answer["answer_start"], answer["text"]
+                if context[start : start + len(text)] != text:
+                    continue
+                rows.append(
+                    {
+                        "id": question["id"],
+                        "question": question["question"],
+                        "answer": text,
+                        "answer_start": start,
+                        "context": context,
+                    }
+                )
+    return rows
+
+
+def draw(rows: list[dict], seed: int, excluded: set[str], size: int = SIZE) -> list[dict]:
+    """Shuffle the eligible rows with `seed`; return the first `size` not excluded."""
+    shuffled = list(rows)
+    random.Random(seed).shuffle(shuffled)  # noqa: S311 (a reproducible sample, no secret)
+    return [row for row in shuffled if row["id"] not in excluded][:size]
+
+
+def piaf_200_ids() -> set[str]:
+    lines = PIAF_200.read_text(encoding="utf-8").splitlines()
+    return {json.loads(line)["id"] for line in lines}
+
+
+def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
+    """Return the seed-7 tuning draw and the seed-2611 hold-out draw, each in file order."""
+    rows = eligible(piaf)
+    order = {row["id"]: n for n, row in enumerate(rows)}
+    old = piaf_200_ids()
+    tuning = draw(rows, TUNING_SEED, old)
+    holdout = draw(rows, HOLDOUT_SEED, old | {row["id"] for row in tuning})
+    return (
+        sorted(tuning, key=lambda row: order[row["id"]]),
+        sorted(holdout, key=lambda row: order[row["id"]]),
+    )
+
+
+def sentence_around(context: str, start: int, end: int) -> str:
+    """Return the answer's sentence(s), the answer between [[ ]], for reading it in place."""
+    left = max(context.rfind(". ", 0, start), context.rfind("\n", 0, start))
+    left = 0 if left < 0 else left + 1
+    right = context.find(". ", end)
+    right = len(context) if right < 0 else right + 1
+    left = max(left, start - 400)
+    right = min(right, end + 300)
+    return (context[left:start] + "[[" + context[start:end] + "]]" + context[end:right]).strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--context", action="store_true", help="print each in its sentences")
+    parser.add_argument("--seed", type=int, choices=[TUNING_SEED, HOLDOUT_SEED], default=2611)
+    args = parser.parse_args()
+    tuning, holdout = tuning_and_holdout()
+    sample = holdout if args.seed == HOLDOUT_SEED else tuning
+    for n, row in enumerate(sample):
+        if args.context:
+            end = row["answer_start"] + len(row["answer"])
+            print(f"--- {n} {row['id']}\nQ: {row['question']}\nA: {row['answer']}")
+            print(sentence_around(row["context"], row["answer_start"], end) + "\n")
+        else:
+            out = {key: row[key] for key in ("id", "question", "answer", "answer_start")}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
