@@ -8,9 +8,10 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self):
-        from accounts import signals
+        from accounts import language, signals
         from accounts.services import roles_sync
 
         # Groups need the permission rows, which Django creates after the last migration.
         post_migrate.connect(lambda **kwargs: roles_sync(), weak=False, dispatch_uid="roles_sync")
         signals.connect()
+        language.connect()

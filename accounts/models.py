@@ -19,6 +19,9 @@ class User(AbstractUser):
 
     paused_at = models.DateTimeField(_("paused"), null=True, blank=True)
     pause_note = models.CharField(_("why paused"), max_length=500, blank=True)
+    # The interface language this person chose (a code of settings.LANGUAGES); empty until
+    # they choose one. It follows them to every browser they sign in from (accounts.language).
+    language = models.CharField(_("interface language"), max_length=8, blank=True)
 
     @cached_property
     def roles(self) -> frozenset[str]:

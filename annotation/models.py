@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.models import CreatedBy, Job
 
@@ -655,8 +656,23 @@ class Review(models.Model):
             ),
         ]
 
+    # What the review made of the question, as its author reads it: the choices above are the
+    # reviewer's actions ("approve"); the author sees outcomes ("Approved"; in French the
+    # participle agrees with "question": "Approuvée").
+    OUTCOMES = {
+        Verdict.APPROVE: pgettext_lazy("review outcome", "Approved"),
+        Verdict.REJECT: pgettext_lazy("review outcome", "Rejected"),
+        Verdict.CORRECT: pgettext_lazy("review outcome", "Corrected"),
+        Verdict.ANSWERABLE: pgettext_lazy("review outcome", "Answerable after all"),
+    }
+
     def __str__(self):
         return f"{self.verdict} · {self.question_id}"
+
+    @property
+    def outcome_display(self) -> str:
+        """The outcome of this review for the question's author ("Approved", "Rejected"…)."""
+        return str(self.OUTCOMES.get(self.verdict, self.get_verdict_display()))
 
 
 class ReviewCounter(models.Model):

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts.language import set_language_view
+
 urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("core.urls")),
@@ -10,7 +12,8 @@ urlpatterns = [
     path("", include("annotation.report_urls")),
     path("", include("evaluation.urls")),
     path("", include("exports.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's switch, which also keeps the choice on a signed-in account (accounts/language.py).
+    path("i18n/setlang/", set_language_view, name="set_language"),
     path("django-admin/", admin.site.urls),
     path("api/v1/", include(("config.api_urls", "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

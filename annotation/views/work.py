@@ -229,7 +229,22 @@ def _answer_messages() -> dict:
     return {
         "saved": _("Draft saved at %(time)s"),
         "saveFailed": _("The draft could not be saved; your selection stays here. Retrying…"),
+        "troubleTitle": _("Your answer is not reaching the server."),
+        "troubleKept": _(
+            "It is kept in this browser and will be sent as soon as the server answers: keep "
+            "working, and do not clear this browser's data."
+        ),
+        "troubleNotKept": _(
+            "This browser cannot keep it either (private browsing or storage full): keep this "
+            "page open until it is saved."
+        ),
+        "refusedTitle": _("The server refuses to save this draft."),
+        "refusedKept": _(
+            "Your selection is kept in this browser: note it before leaving this page."
+        ),
+        "restored": _("Restored from this browser: not yet saved on the server."),
         "selected": _("Selected answer"),
+        "takenTitle": _("Another annotator took this question."),
         "taken": _("Your lease expired and someone else took this question."),
         **span_messages(),
     }

@@ -636,6 +636,35 @@ def test_the_annotator_home_lists_the_reviews_of_their_questions(
     assert find_all(other, **{"class": "feedback-item"}) == []
 
 
+def test_the_annotator_home_names_each_review_outcome_in_both_languages(
+    client, audited, sampled, paragraphs, annotators, reviewer
+):
+    """Issue 25 §9: the author reads what became of the question, not the reviewer's verb."""
+    text = paragraphs[0].text
+    verdicts = [
+        {"verdict": "approve"},
+        {"verdict": "reject", "reason": "copied"},
+        {
+            "verdict": "correct",
+            "question_text": "Où la Loire se jette-t-elle ?",
+            "answer_start": text.index("Saint-Nazaire"),
+            "answer_text": "Saint-Nazaire",
+        },
+    ]
+    for data in verdicts:
+        review_submit(lease=review_claim_next(campaign=audited, reviewer=reviewer).lease, data=data)
+    client.force_login(annotators[0])
+
+    def outcomes() -> list[str]:
+        feedback = by_id(page(client.get("/annotate/")), "annotator-feedback")
+        found = find_all(feedback, **{"class": "feedback-outcome"})
+        return sorted(text_of(e) for e in found)
+
+    assert outcomes() == ["Approuvée", "Corrigée", "Rejetée"]
+    client.cookies["django_language"] = "en"
+    assert outcomes() == ["Approved", "Corrected", "Rejected"]
+
+
 # Escaping
 
 

@@ -1,14 +1,17 @@
 /* The additional-answer page: select the span that answers the question, or say there is none.
  *
- * The selection is kept as a draft on the server (debounced), so a reload or a closed tab
- * finds it again; the form posts to the server, which checks the span again. Offsets are code
- * points (window.SpanSelect). All text goes into the page through textContent.
+ * The selection is kept in this browser and as a draft on the server (window.DraftKeeper,
+ * draft-keeper.js), so a reload, a closed tab or a server that fails or cannot be reached for a
+ * while loses nothing: after 5 seconds without an answer the notice beside the answer says so,
+ * and the selection goes to the server when it answers again. The form posts to the server,
+ * which checks the span again. Offsets are code points (window.SpanSelect). All text goes into
+ * the page through textContent.
  */
 (function () {
   "use strict";
 
   const root = document.getElementById("answer");
-  if (!root || !window.SpanSelect) return;
+  if (!root || !window.SpanSelect || !window.DraftKeeper) return;
   const S = window.SpanSelect;
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("answer-messages").textContent);
@@ -20,14 +23,13 @@
   const pace = Number(root.dataset.paceSeconds) || 0;
   if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;
 
-  let draft = {};
-  try { draft = JSON.parse($("answer-draft").textContent || "{}") || {}; } catch (e) { draft = {}; }
+  let saved = {};
+  try { saved = JSON.parse($("answer-draft").textContent || "{}") || {}; } catch (e) { saved = {}; }
   const valid = (d) => d && Number.isInteger(d.start) && Number.isInteger(d.end) &&
     d.start >= 0 && d.start < d.end && d.end <= length;
-  const state = valid(draft) ? { start: draft.start, end: draft.end } : { start: null, end: null };
-  const earlier = Number.isInteger(draft.seconds) ? draft.seconds : 0;
+  const state = { start: null, end: null };
   const openedAt = Date.now();
-  let saveTimer = null;
+  let earlier = 0;
   const seconds = () => earlier + Math.round((Date.now() - openedAt) / 1000);
   /** The time of day as the server's pages write it: their language, the server's zone. */
   let clock = null;
@@ -62,24 +64,24 @@
     $("pace").textContent = T.pace.replace("%(spent)s", minutes(seconds())).replace("%(guide)s", minutes(pace));
   };
 
-  function saveDraft() {
-    clearTimeout(saveTimer);
-    saveTimer = null;
-    fetch(root.dataset.draftUrl, {
-      method: "PUT", credentials: "same-origin", keepalive: true,
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ draft: { start: state.start, end: state.end, seconds: seconds() } }),
-    }).then((response) => {
-      if (!response.ok) throw new Error(String(response.status));
-      return response.json().then((lease) => {
-        const time = T.saved.replace("%(time)s", timeNow());
-        $("draft-status").textContent = lease.status === "active" ? time : `${time} — ${T.taken}`;
-      });
-    }).catch(() => {
-      $("draft-status").textContent = T.saveFailed;
-      saveTimer = setTimeout(saveDraft, 5000);
-    });
-  }
+  // This browser's copy (when newer than the server's) or the server's draft.
+  const keeper = window.DraftKeeper.create({
+    prefix: "answer-draft:",
+    id: root.dataset.leaseId,
+    url: root.dataset.draftUrl,
+    csrf,
+    server: saved,
+    body: () => ({ start: state.start, end: state.end, seconds: seconds() }),
+    elements: {
+      status: $("draft-status"), notice: $("draft-notice"), title: $("draft-notice-title"),
+      text: $("draft-notice-text"), retry: $("draft-retry"),
+    },
+    messages: T,
+    timeNow,
+  });
+  const draft = keeper.draft;
+  if (valid(draft)) { state.start = draft.start; state.end = draft.end; }
+  earlier = Number.isInteger(draft.seconds) ? draft.seconds : 0;
 
   S.attach(paragraphEl, {
     exact: () => exactButton.getAttribute("aria-pressed") === "true",
@@ -88,29 +90,28 @@
       state.start = start;
       state.end = end;
       render();
-      clearTimeout(saveTimer);
-      saveTimer = setTimeout(saveDraft, 800);
+      keeper.changed();
     },
   });
   exactButton.addEventListener("click", () => {
     exactButton.setAttribute("aria-pressed", String(exactButton.getAttribute("aria-pressed") !== "true"));
   });
   $("answer-form").addEventListener("submit", () => {
-    clearTimeout(saveTimer);
-    saveTimer = null;
+    keeper.stop();
+    // The form carries the answer; this browser's copy goes once the server has it too.
+    if (keeper.upToDate()) keeper.forget();
     $("seconds-spent").value = String(seconds());
   });
+  // Giving the question back drops its work: the copy in this browser goes too.
+  const releaseForm = document.querySelector("details.release form");
+  if (releaseForm) releaseForm.addEventListener("submit", () => { keeper.stop(); keeper.forget(); });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && state.start !== null) {
       event.preventDefault();
       $("answer-form").requestSubmit($("send-answer"));
     }
   });
-  // A pending draft goes out when the page is left or hidden (pagehide, not beforeunload:
-  // a beforeunload listener slows every navigation away and keeps the page out of the cache).
-  const flush = () => { if (saveTimer) saveDraft(); };
-  window.addEventListener("pagehide", flush);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) flush(); });
   render();
+  keeper.start();
   if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
 }());

@@ -123,6 +123,28 @@
     ].filter(Boolean).map((hint) => Object.assign(document.createElement("li"), { textContent: hint })));
   }
 
+  /**
+   * Bring the answer into view (issue 25 §8). On a phone the paragraph's box has a capped
+   * height and scrolls inside: an answer at the end of a long paragraph was hidden below its
+   * fold. The answer (or plausible span; the model's answer when there is no other) goes to
+   * the middle of that box, its start at the top if it is taller. Where the box does not cap
+   * the paragraph (a wide screen) and the answer is below the window, the least scroll that
+   * shows it (the paragraph's column, else the page).
+   */
+  function reveal() {
+    const mark = paragraphEl.querySelector(".answer-mark, .plausible-mark") ||
+      paragraphEl.querySelector(".review-model-mark");
+    if (!mark) return;
+    const box = paragraphEl;
+    if (box.scrollHeight > box.clientHeight && /^(auto|scroll)$/.test(getComputedStyle(box).overflowY)) {
+      const markBox = mark.getBoundingClientRect();
+      const top = markBox.top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
+      box.scrollTop = Math.max(0, top - Math.max(0, (box.clientHeight - markBox.height) / 2));
+    }
+    const seen = mark.getBoundingClientRect();
+    if (seen.top < 0 || seen.bottom > window.innerHeight) mark.scrollIntoView({ block: "nearest" });
+  }
+
   function choose(value) {
     const input = form.querySelector(`input[name=verdict][value=${value}]`);
     if (!input) return;
@@ -176,4 +198,5 @@
     }
   });
   render();
+  reveal();  // each question is its own page: moving to the next one reveals its answer
 }());
