@@ -2,7 +2,7 @@
 guillemets, as no-break spaces so that a line never starts with a colon or a closing guillemet.
 
 The rule (docs/decisions.md, "French typography"): a narrow no-break space (U+202F) before
-; ! ? and inside « », a no-break space (U+00A0) before :. `french_spacing` applies it to a
+; ! ? and a number's %, and inside « », a no-break space (U+00A0) before :. `french_spacing` applies it to a
 string; it is used
 - on the French catalogue (`manage.py typeset_messages` rewrites its msgstrs, and a test
   checks that every one is typeset), so translators type plain spaces and never think of it;
@@ -31,7 +31,7 @@ def _spaced(mark: str) -> str:
 
 
 def french_spacing(text: str) -> str:
-    """Return `text` with French no-break spaces before : ; ! ? and inside « »."""
+    """Return `text` with French no-break spaces before : ; ! ? %, and inside « »."""
     if not text:
         return text
     text = re.sub(rf"{_SPACE}+([:;!?])", lambda m: _spaced(m[1]) + m[1], text)
@@ -39,6 +39,10 @@ def french_spacing(text: str) -> str:
         rf"{_BEFORE}([:;!?]){_AFTER}",
         lambda m: m[1] if _ENTITY.search(text[: m.start()]) else _spaced(m[1]) + m[1],
         text,
+    )
+    # "40 %", "%(share)s %%": the sign stays with its number (not a placeholder's %)
+    text = re.sub(
+        rf"(\d|%\(\w+\)[.\d]*[sdf]){_SPACE}+(%%|%(?![(\w]))", rf"\1{NARROW_NBSP}\2", text
     )
     text = re.sub(rf"«{_SPACE}*", "«" + NARROW_NBSP, text)
     return re.sub(rf"{_SPACE}*»", NARROW_NBSP + "»", text)

@@ -23,6 +23,9 @@ def test_french_spacing_puts_no_break_spaces_before_the_high_marks_and_inside_gu
     assert french_spacing("«France pour»") == f"«{NNBSP}France pour{NNBSP}»"
     assert french_spacing("« ? »") == f"«{NNBSP}?{NNBSP}»"
     assert french_spacing(f"déjà{NBSP}: bon") == f"déjà{NBSP}: bon"  # already right: kept
+    assert french_spacing("sous %(threshold)s %% de F1") == f"sous %(threshold)s{NNBSP}%% de F1"
+    assert french_spacing("50 % des") == f"50{NNBSP}% des"
+    assert french_spacing("%(a)s %(b)s") == "%(a)s %(b)s"  # a placeholder's % is not a sign
 
 
 def test_french_spacing_leaves_what_is_not_prose_alone():
