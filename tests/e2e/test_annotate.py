@@ -402,6 +402,8 @@ def test_the_draft_time_is_the_servers_time_zone_in_the_pages_language(page, liv
     expect(page.locator("#question-counter")).to_have_text("0 / 3–5")  # the script ran
     page.get_by_label("Question", exact=True).fill("Quel fleuve ?")
     expect(page.locator("#draft-status")).to_have_text("Brouillon enregistré à 14:03")
+    quotes = "getComputedStyle(document.querySelector('main').appendChild(document.createElement('q'))).quotes"
+    assert page.evaluate(quotes) == '"«\u202f" "\u202f»" "“" "”"'  # « France pour »
 
     english(page, live_server)
     expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
