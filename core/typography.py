@@ -1,9 +1,9 @@
 """French typography in one place: the spaces that French puts before « : ; ! ? » and inside
 guillemets, as no-break spaces so that a line never starts with a colon or a closing guillemet.
 
-The rule (docs/decisions.md, "French typography"): a narrow no-break space (U+202F) before
-; ! ? and a number's %, and inside « », a no-break space (U+00A0) before :. `french_spacing` applies it to a
-string; it is used
+The rule (docs/decisions.md, "French and English text"): a narrow no-break space (U+202F)
+before ; ! ? and a number's %, and inside « », a no-break space (U+00A0) before :.
+`french_spacing` applies it to a string; it is used
 - on the French catalogue (`manage.py typeset_messages` rewrites its msgstrs, and a test
   checks that every one is typeset), so translators type plain spaces and never think of it;
 - in templates, through the `typeset` filter, for the rare text put together in the page;
@@ -41,9 +41,7 @@ def french_spacing(text: str) -> str:
         text,
     )
     # "40 %", "%(share)s %%": the sign stays with its number (not a placeholder's %)
-    text = re.sub(
-        rf"(\d|%\(\w+\)[.\d]*[sdf]){_SPACE}+(%%|%(?![(\w]))", rf"\1{NARROW_NBSP}\2", text
-    )
+    text = re.sub(rf"(\d|%\(\w+\)[.\d]*[sdf]){_SPACE}+(%%|%(?![(\w]))", rf"\1{NARROW_NBSP}\2", text)
     text = re.sub(rf"«{_SPACE}*", "«" + NARROW_NBSP, text)
     return re.sub(rf"{_SPACE}*»", NARROW_NBSP + "»", text)
 
