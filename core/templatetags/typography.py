@@ -14,7 +14,7 @@ from core.typography import typeset as typeset_text
 register = template.Library()
 
 
-@register.filter
+@register.filter(is_safe=True)  # escaped text stays escaped: only spaces are swapped or added
 def typeset(value):
     return typeset_text(str(value), translation.get_language())
 

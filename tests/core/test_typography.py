@@ -63,6 +63,8 @@ def test_the_typeset_filter_spaces_text_put_together_in_a_template():
     source = "{% filter typeset %}Modèle dans la boucle: {{ kind }}{% endfilter %}"
     assert render(source, "fr", kind="lexical") == f"Modèle dans la boucle{NBSP}: lexical"
     assert render(source, "en", kind="lexical") == "Modèle dans la boucle: lexical"
+    escaped = render(source, "fr", kind="l'<b>")  # escaped once, not twice
+    assert escaped == f"Modèle dans la boucle{NBSP}: l&#x27;&lt;b&gt;"
 
 
 def test_the_page_draws_french_guillemets_around_q_with_their_spaces():
