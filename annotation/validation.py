@@ -142,7 +142,7 @@ def seconds_problems(seconds, _) -> dict[str, str]:
     return {}
 
 
-def _count_problem(questions, asked: Asked, _) -> str | None:
+def _count_problem(questions, asked: Asked, _, ngettext) -> str | None:
     """The message when the submission does not hold the number of questions asked."""
     if not isinstance(questions, list):
         count = 0
@@ -156,29 +156,47 @@ def _count_problem(questions, asked: Asked, _) -> str | None:
     answerable = count if asked.only_unanswerable else count - impossible
     if not isinstance(questions, list) or not asked.low <= answerable <= asked.high:
         if asked.only_unanswerable:
-            message = _("Write from %(low)d to %(high)d unanswerable questions (%(count)d given).")
+            message = ngettext(
+                "Write from %(low)d to %(high)d unanswerable question (%(count)d given).",
+                "Write from %(low)d to %(high)d unanswerable questions (%(count)d given).",
+                asked.high,
+            )
         elif asked.unanswerable:
-            message = _("Write from %(low)d to %(high)d answerable questions (%(count)d given).")
+            message = ngettext(
+                "Write from %(low)d to %(high)d answerable question (%(count)d given).",
+                "Write from %(low)d to %(high)d answerable questions (%(count)d given).",
+                asked.high,
+            )
         else:
-            message = _("Write from %(low)d to %(high)d questions (%(count)d given).")
+            message = ngettext(
+                "Write from %(low)d to %(high)d question (%(count)d given).",
+                "Write from %(low)d to %(high)d questions (%(count)d given).",
+                asked.high,
+            )
         return message % {"low": asked.low, "high": asked.high, "count": answerable}
     if asked.unanswerable and impossible != asked.unanswerable:
-        return _("Write %(wanted)d unanswerable question(s) (%(count)d given).") % {
-            "wanted": asked.unanswerable,
-            "count": impossible,
-        }
+        return ngettext(
+            "Write %(wanted)d unanswerable question (%(count)d given).",
+            "Write %(wanted)d unanswerable questions (%(count)d given).",
+            asked.unanswerable,
+        ) % {"wanted": asked.unanswerable, "count": impossible}
     return None
 
 
-def check_questions(paragraph: str, questions, *, asked: Asked, _):
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def check_questions(paragraph: str, questions, *, asked: Asked, _, ngettext=_english_plural):
     """Return (errors, clean questions); errors map "questions[i].field" to messages.
 
-    `_` translates the messages (the caller passes Django's gettext: this module is pure).
+    `_` translates the messages (the caller passes Django's gettext: this module is pure), and
+    `ngettext` those about a count (Django's ngettext).
     An answerable question carries `answer_start` and `answer_text`; an unanswerable one
     (`is_impossible`) carries `plausible_answer_start` and `plausible_answer_text` instead,
     checked against the paragraph like any answer.
     """
-    if message := _count_problem(questions, asked, _):
+    if message := _count_problem(questions, asked, _, ngettext):
         return {"questions": [message]}, []
     errors, clean, seen = {}, [], set()
     for index, item in enumerate(questions):

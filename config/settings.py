@@ -237,6 +237,8 @@ PASSWORD_RESET_TIMEOUT = 7 * 24 * 3600  # set-password links of imported users l
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our English formats write times on the 24-hour clock, as French does (config/formats/en).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True

@@ -127,16 +127,26 @@ def _draw_plan(run: ScrapeRun, client) -> None:
     _log(
         run,
         "info",
-        Text(
+        Text.counted(
+            gettext_noop(
+                "Sampled %(n)d of %(total)d article in the category, leaving out %(known)d "
+                "of other waves; %(stored)s."
+            ),
             gettext_noop(
                 "Sampled %(n)d of %(total)d articles in the category, leaving out %(known)d "
-                "of other waves; %(stored)d of them are already in the corpus."
+                "of other waves; %(stored)s."
             ),
+            "total",
             {
                 "n": len(titles),
                 "total": len(set(members)),
                 "known": len(other_waves),
-                "stored": len(titles) - len(new),
+                "stored": Text.counted(
+                    gettext_noop("%(n)d of them is already in the corpus"),
+                    gettext_noop("%(n)d of them are already in the corpus"),
+                    "n",
+                    {"n": len(titles) - len(new)},
+                ),
             },
         ),
     )
@@ -170,8 +180,10 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         _log(
             run,
             "warning",
-            Text(
+            Text.counted(
+                gettext_noop("No paragraph of at least %(n)d character: article left out."),
                 gettext_noop("No paragraph of at least %(n)d characters: article left out."),
+                "n",
                 {"n": run.min_chars},
             ),
             title=title,
@@ -189,9 +201,19 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         fetched_at=timezone.now(),
     )
     message = (
-        Text(
-            gettext_noop("Kept %(kept)d paragraphs, dropped %(dropped)d blocks."),
-            {"kept": len(result.paragraphs), "dropped": len(result.dropped)},
+        Text.counted(
+            gettext_noop("Kept %(kept)d paragraph, %(dropped)s."),
+            gettext_noop("Kept %(kept)d paragraphs, %(dropped)s."),
+            "kept",
+            {
+                "kept": len(result.paragraphs),
+                "dropped": Text.counted(
+                    gettext_noop("dropped %(n)d block"),
+                    gettext_noop("dropped %(n)d blocks"),
+                    "n",
+                    {"n": len(result.dropped)},
+                ),
+            },
         )
         if stored
         else Text(gettext_noop("Already in the corpus: left as it is."))
@@ -227,16 +249,20 @@ def _scrape(run: ScrapeRun, report: Report, client) -> str:
         report(2 + 98 * index // max(1, len(run.plan)), title)
     corpus_analyze()
     run.refresh_from_db()
-    return Text(
-        gettext_noop(
-            "%(done)d of %(total)d articles in the corpus, %(failed)d failed, "
-            "%(kept)d paragraphs kept."
-        ),
+    return Text.counted(
+        gettext_noop("%(done)d of %(total)d article in the corpus, %(failed)d failed, %(kept)s."),
+        gettext_noop("%(done)d of %(total)d articles in the corpus, %(failed)d failed, %(kept)s."),
+        "total",
         {
             "done": run.articles_done,
             "total": run.articles_total,
             "failed": run.articles_failed,
-            "kept": run.paragraphs_kept,
+            "kept": Text.counted(
+                gettext_noop("%(n)d paragraph kept"),
+                gettext_noop("%(n)d paragraphs kept"),
+                "n",
+                {"n": run.paragraphs_kept},
+            ),
         },
     )
 

@@ -197,8 +197,10 @@ def _work(run: BaselineRun, report) -> Text:
         if _key(fraction) in done:
             continue
         band = (int(95 * i / len(fractions)), int(95 * (i + 1) / len(fractions)))
-        shown = Text(
+        shown = Text.counted(
+            gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d question)"),
             gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d questions)"),
+            "questions",
             {"i": i + 1, "n": len(fractions), "fraction": fraction, "questions": len(ids)},
         )
         report(band[0], shown)
@@ -258,9 +260,16 @@ def _work(run: BaselineRun, report) -> Text:
     )
     estimate = curve["estimates"][1]["f1"]
     if estimate is None:
-        return Text(gettext_noop("%(n)d points; too few to fit a curve."), {"n": len(points)})
-    return Text(
+        return Text.counted(
+            gettext_noop("%(n)d point; too few to fit a curve."),
+            gettext_noop("%(n)d points; too few to fit a curve."),
+            "n",
+            {"n": len(points)},
+        )
+    return Text.counted(
+        gettext_noop("%(n)d point; F1 at 2× the train questions ≈ %(f1).1f"),
         gettext_noop("%(n)d points; F1 at 2× the train questions ≈ %(f1).1f"),
+        "n",
         {"n": len(points), "f1": estimate},
     )
 

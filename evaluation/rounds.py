@@ -119,7 +119,13 @@ def _work(model_round: ModelRound, report) -> Text:
         number: [] for number in range(1, model_round.number)
     }
     if questions:
-        report(10, Text(gettext_noop("predicting %(n)d questions"), {"n": len(questions)}))
+        predicting = Text.counted(
+            gettext_noop("predicting %(n)d question"),
+            gettext_noop("predicting %(n)d questions"),
+            "n",
+            {"n": len(questions)},
+        )
+        report(10, predicting)
         examples = [
             {"id": str(q.pk), "context": q.paragraph.text, "question": q.text} for q in questions
         ]
@@ -138,8 +144,11 @@ def _work(model_round: ModelRound, report) -> Text:
         "rounds": {str(number): _figures(scores) for number, scores in sorted(by_round.items())},
         "model": model_round.label,
     }
-    message = Text(
-        gettext_noop("%(n)d questions of the earlier rounds scored"), {"n": len(questions)}
+    message = Text.counted(
+        gettext_noop("%(n)d question of the earlier rounds scored"),
+        gettext_noop("%(n)d questions of the earlier rounds scored"),
+        "n",
+        {"n": len(questions)},
     )
     with transaction.atomic():  # the results and "done" commit together
         ModelRound.objects.filter(pk=model_round.pk).update(results=results)

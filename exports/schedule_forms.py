@@ -2,6 +2,9 @@
 group, the slots and the retention. Types only; the rules are `exports.schedules`'."""
 
 from django import forms
+from django.conf import settings
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from exports.forms import ReleaseForm
@@ -18,6 +21,11 @@ WEEKDAYS = [
 ]
 
 
+def _hour_help() -> str:
+    """Name the zone the hour is in: the slots are computed in settings.TIME_ZONE."""
+    return gettext("0 to 23, in %(zone)s time.") % {"zone": settings.TIME_ZONE}
+
+
 class ScheduleForm(ReleaseForm):
     name = forms.CharField(
         label=_("Name"),
@@ -31,9 +39,7 @@ class ScheduleForm(ReleaseForm):
     frequency = forms.ChoiceField(
         label=_("Frequency"), choices=ReleaseSchedule.Frequency.choices, initial="daily"
     )
-    hour = forms.IntegerField(
-        label=_("Hour"), initial=2, help_text=_("0 to 23, in the server's time zone.")
-    )
+    hour = forms.IntegerField(label=_("Hour"), initial=2, help_text=lazy(_hour_help, str)())
     weekday = forms.TypedChoiceField(
         label=_("Day (weekly)"),
         choices=WEEKDAYS,

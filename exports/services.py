@@ -149,7 +149,9 @@ def _build(release: Release, report=None) -> Text:
         )
         rows = _store(storage, release, built.files)
     shown = sum(not row.internal for row in rows)  # the gold files stay on the server
-    message = Text(gettext_noop("%(n)d files written."), {"n": shown})
+    message = Text.counted(
+        gettext_noop("%(n)d file written."), gettext_noop("%(n)d files written."), "n", {"n": shown}
+    )
     with transaction.atomic():
         ReleaseFile.objects.bulk_create(rows)
         Release.objects.filter(pk=release.pk).update(manifest=built.manifest)

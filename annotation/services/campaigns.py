@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from annotation.guidelines import default_guidelines
 from annotation.models import Campaign, QuestionType
@@ -42,7 +43,11 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["questions_max"] = [_("Between the fewest questions and 10.")]
     elif high < data.get("model_fooling_target", 0):  # set beside the model in the loop
         errors["questions_max"] = [
-            _("At least the %(count)d model-fooling questions the campaign asks for.")
+            ngettext(
+                "At least the %(count)d model-fooling question the campaign asks for.",
+                "At least the %(count)d model-fooling questions the campaign asks for.",
+                data["model_fooling_target"],
+            )
             % {"count": data["model_fooling_target"]}
         ]
     if not 5 <= data["lease_minutes"] <= 1440:

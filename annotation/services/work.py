@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from annotation.events import questions_written
 from annotation.locks import claim, lease_lock, leases_expire
@@ -271,7 +272,9 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     check_open(lease)
     check_kind(lease, Lease.Kind.WRITE)
     campaign, paragraph = lease.campaign, lease.paragraph
-    errors, clean = check_questions(paragraph.text, questions, asked=questions_asked(lease), _=_)
+    errors, clean = check_questions(
+        paragraph.text, questions, asked=questions_asked(lease), _=_, ngettext=ngettext
+    )
     if errors:
         raise ServiceError(errors)
     reopen_expired(lease)

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
@@ -82,8 +83,11 @@ def next_paragraph(request, campaign_pk: int):
     return redirect("annotation:lease", pk=claim.lease.pk)
 
 
-def _page_messages() -> dict:
-    """The page script's messages, translated here (the script holds no text of its own)."""
+def _page_messages(campaign: Campaign) -> dict:
+    """The page script's messages, translated here (the script holds no text of its own).
+
+    A message about a count is chosen here for the campaign's number (the script fills in
+    the same number): the script has no plural rules of its own."""
     return {
         "noQuestionMark": _("A question ends with “?”."),
         "copied": _("This copies a long run of the paragraph: rephrase it."),
@@ -123,8 +127,16 @@ def _page_messages() -> dict:
         "unfinished": _(
             "Finish the question you are writing (it needs its answer) or clear it, then send."
         ),
-        "tooMany": _("You have reached the maximum of %(max)s questions."),
-        "tooManyUnanswerable": _("You have written the %(max)s unanswerable questions asked."),
+        "tooMany": ngettext(
+            "You have reached the maximum of %(max)s question.",
+            "You have reached the maximum of %(max)s questions.",
+            campaign.questions_max,
+        ),
+        "tooManyUnanswerable": ngettext(
+            "You have written the %(max)s unanswerable question asked.",
+            "You have written the %(max)s unanswerable questions asked.",
+            campaign.unanswerable_per_paragraph,
+        ),
         "plausible": _("Plausible answer"),
         "plausibleLabel": _("Plausible answer:"),
         "needPlausible": _("Select the plausible answer in the paragraph."),
@@ -191,7 +203,7 @@ def lease_page(request, pk: int):
         "existing_texts": [question.text for question in existing],
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
-        "page_messages": _page_messages(),
+        "page_messages": _page_messages(campaign),
         "time_zone": timezone.get_current_timezone_name(),
         "urls": {
             "draft": reverse("api:lease-draft", args=[lease.pk]),

@@ -761,11 +761,28 @@ def _work(run: BaselineRun, report) -> str:
         normalization=norm.name if norm else "",
         normalization_version=norm.version if norm else "",
     )
-    summary = "; ".join(
-        f"{s}: F1 {m['f1']:.1f} / EM {m['exact_match']:.1f}" for s, m in metrics.items()
-    )
-    return summary or Text(
-        gettext_noop("No question to score in this release's dev and test splits.")
+    return _summary(metrics)
+
+
+def _summary(metrics: dict) -> Text:
+    """The run's closing line, its figures written in the reader's language when shown."""
+    if not metrics:
+        return Text(gettext_noop("No question to score in this release's dev and test splits."))
+    if not {"dev", "test"} <= set(metrics):
+        split, figures = next(iter(metrics.items()))
+        return Text(
+            gettext_noop("%(split)s: F1 %(f1).1f / EM %(em).1f"),
+            {"split": split, "f1": figures["f1"], "em": figures["exact_match"]},
+        )
+    return Text(
+        gettext_noop(
+            "dev: F1 %(dev_f1).1f / EM %(dev_em).1f; test: F1 %(test_f1).1f / EM %(test_em).1f"
+        ),
+        {
+            f"{split}_{key}": metrics[split][name]
+            for split in ("dev", "test")
+            for key, name in (("f1", "f1"), ("em", "exact_match"))
+        },
     )
 
 

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_http_methods
 from annotation.models import Campaign, ModelKind, ModelMode, ModelRound
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
+from core.i18n import interpolate
 from core.permissions import role_required
 from core.roles import Role
-from evaluation.in_the_loop import campaign_model_set, model_label
+from evaluation.in_the_loop import campaign_model_set
 from evaluation.models import BaselineRun
 
 admin_only = role_required(Role.ADMIN)
@@ -30,9 +31,17 @@ def run_choices() -> list[tuple[str, str]]:
     choices = [("", "—")]
     for run in runs:
         dev = run.metrics.get("dev", {}).get("f1")
-        score = f" · dev F1 {dev:.1f}" if isinstance(dev, int | float) else ""
-        label = model_label(ModelKind.RUN, run, "")
-        choices.append((str(run.pk), f"{label} · {run.release.name}{score}"))
+        values = {
+            "id": str(run.pk),  # an id, not a count: never grouped
+            "model": run.model_name or run.get_kind_display(),
+            "release": run.release.name,
+            "f1": dev,
+        }
+        if isinstance(dev, int | float):
+            label = _("Baseline run %(id)s · %(model)s · %(release)s · dev F1 %(f1).1f")
+        else:
+            label = _("Baseline run %(id)s · %(model)s · %(release)s")
+        choices.append((str(run.pk), interpolate(label, values)))
     return choices
 
 

@@ -9,13 +9,14 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
+from core.i18n import interpolate
 from core.inputs import too_deep_message
 from core.jsondepth import JSONTooDeep
 from core.jsondepth import loads as json_loads
@@ -159,15 +160,22 @@ def _submit(request):
         "f1": submission.f1,
         "total": submission.total,
     }
-    message = _("“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions.")
+    message = ngettext(
+        "“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d question.",
+        "“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions.",
+        submission.total,
+    )
     metrics = submission.metrics
     if "HasAns_f1" in metrics and "NoAns_f1" in metrics:  # v2.0, both kinds of question
         figures |= {"has": metrics["HasAns_f1"], "no": metrics["NoAns_f1"]}
-        message = _(
+        message = ngettext(
+            "“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d question "
+            "(F1 %(has).2f on the answerable ones, %(no).2f on the unanswerable ones).",
             "“%(label)s” scored EM %(em).2f and F1 %(f1).2f on %(total)d questions "
-            "(F1 %(has).2f on the answerable ones, %(no).2f on the unanswerable ones)."
+            "(F1 %(has).2f on the answerable ones, %(no).2f on the unanswerable ones).",
+            submission.total,
         )
-    messages.success(request, message % figures)
+    messages.success(request, interpolate(message, figures))
     query = urlencode({"release": release.pk, "split": submission.split})
     return redirect(f"{reverse('evaluation:leaderboard')}?{query}")
 

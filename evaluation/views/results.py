@@ -6,13 +6,14 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.models import QuestionType
 from core.charts import bar_chart
 from core.errors import ServiceError
 from core.figure_jobs import figure_read
+from core.i18n import interpolate
 from core.inputs import parse_id
 from core.pagination import page_cursors
 from core.permissions import role_required
@@ -243,11 +244,14 @@ def _import_file(request, release):
     except ServiceError as error:
         messages.error(request, error.summary())
     else:
-        message = _("Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.") % {
-            "name": made.name,
-            "n": made.counts["questions"],
-            "skipped": made.counts["skipped"],
-        }
+        message = interpolate(
+            ngettext(
+                "Training file %(name)s imported: %(n)d question, %(skipped)d skipped.",
+                "Training file %(name)s imported: %(n)d questions, %(skipped)d skipped.",
+                made.counts["questions"],
+            ),
+            {"name": made.name, "n": made.counts["questions"], "skipped": made.counts["skipped"]},
+        )
         named = [str(skip["id"]) for skip in made.skipped[:5] if skip["id"] is not None]
         if named:
             message += " " + _("Skipped: %(ids)s (the training files table says why).") % {

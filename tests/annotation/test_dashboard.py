@@ -95,3 +95,23 @@ def test_reviews_of_a_campaign_are_not_counted_as_its_paragraphs(
     progress = admin_client.get(f"/manage/campaigns/{campaign.pk}/dashboard/").context["progress"]
 
     assert (progress["paragraphs"], progress["submitted"], progress["in_progress"]) == (3, 1, 0)
+
+
+def test_dashboard_counters_take_the_singular_for_one(
+    admin_client, campaign, paragraphs, annotators
+):
+    """Issue 25 §17: "1 annotators", "3 questions" beside "1 annotators"."""
+    submit_on(
+        campaign,
+        annotators[0],
+        paragraphs[0],
+        ["Pourquoi la Loire ?", "Comment la Loire ?", "Où coule la Loire ?"],
+    )
+    url = f"/manage/campaigns/{campaign.pk}/dashboard/"
+    english = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    french = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<div class="counter"><strong>1</strong>annotator</div>' in english
+    assert '<div class="counter"><strong>3</strong>questions</div>' in english
+    assert '<div class="counter"><strong>0</strong>reported unsuitable</div>' in english
+    assert '<div class="counter"><strong>1</strong>annotateur</div>' in french
+    assert '<div class="counter"><strong>0</strong>signalé inadapté</div>' in french  # 0: one

@@ -163,14 +163,14 @@ def test_a_mixed_campaign_asks_for_its_number_of_unanswerable_questions(paragrap
     lease = lease_claim_next(campaign=mixed, annotator=annotators[0]).lease
     with pytest.raises(ServiceError) as refused:
         questions_submit(lease=lease, questions=good_questions(paragraph))
-    assert refused.value.errors == {"questions": ["Write 1 unanswerable question(s) (0 given)."]}
+    assert refused.value.errors == {"questions": ["Write 1 unanswerable question (0 given)."]}
     two = [
         plausible(paragraph, "Ardèche", "Dans quel département la Seine naît-elle ?"),
         plausible(paragraph, "Atlantique", "Dans quel océan le Rhône se jette-t-il ?"),
     ]
     with pytest.raises(ServiceError) as refused:
         questions_submit(lease=lease, questions=good_questions(paragraph) + two)
-    assert refused.value.errors == {"questions": ["Write 1 unanswerable question(s) (2 given)."]}
+    assert refused.value.errors == {"questions": ["Write 1 unanswerable question (2 given)."]}
     with pytest.raises(ServiceError) as refused:
         questions_submit(lease=lease, questions=good_questions(paragraph, 2)[:2] + two[:1])
     assert refused.value.errors == {
@@ -322,7 +322,7 @@ def test_the_dashboard_counts_the_paragraphs_offered_and_the_unanswerable_questi
     page = client.get(f"/manage/campaigns/{unanswerable.pk}/dashboard/").content.decode()
     progress = page[page.index('id="campaign-progress"') : page.index("</div>\n  </div>")]
     # One paragraph of the three has answerable questions: it is the campaign's only one.
-    assert "<strong>1 / 1</strong>paragraphs done" in progress
+    assert "<strong>1 / 1</strong>paragraph done" in progress
     assert '<div class="counter" id="unanswerable-count"><strong>1</strong>' in progress
     questions = client.get(f"/manage/campaigns/{campaign.pk}/dashboard/").content.decode()
     assert "<strong>1 / 3</strong>paragraphs done" in questions

@@ -94,7 +94,7 @@ def test_a_message_is_stored_in_the_source_language_and_shown_in_the_readers(che
     with translation.override("en"):
         assert stored.message_text == "Queue “gpu” is served."
     with translation.override("fr"):
-        assert stored.message_text == "La file « gpu » est servie."
+        assert stored.message_text == "La file «\u202fgpu\u202f» est servie."
 
 
 def test_a_running_job_without_a_heartbeat_says_it_waits_for_a_worker(check, client):
@@ -133,4 +133,4 @@ def test_worker_check_reports_the_worker_and_the_queue(check):
     worker_check_run(check=check, hostname="w1@host")
     check.refresh_from_db()
     assert (check.status, check.worker) == (Job.Status.SUCCEEDED, "w1@host")
-    assert check.message_text == "La file « default » est servie."
+    assert check.message_text == "La file «\u202fdefault\u202f» est servie."

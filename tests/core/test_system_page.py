@@ -40,7 +40,7 @@ def test_an_unknown_queue_is_a_400_naming_the_field_and_creates_nothing(admin_cl
     )
     assert response.status_code == 400
     assert b'id="check-queue-error"' in response.content
-    assert "File « ../etc » inconnue.".encode() in response.content
+    assert "File «\u202f../etc\u202f» inconnue.".encode() in response.content
     assert WorkerCheck.objects.count() == 0
 
 

@@ -21,7 +21,11 @@ def test_the_compiled_catalogue_is_up_to_date():
     with open(CATALOGUE / "django.mo", "rb") as handle:
         mo = gettext.GNUTranslations(handle)
     for entry in po.translated_entries():
-        if entry.msgctxt:  # the same words in another sense
+        if entry.msgctxt and entry.msgid_plural:  # a count's words, in one sense
+            for n, form in ((1, 0), (2, 1)):
+                found = mo.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, n)
+                assert found == entry.msgstr_plural[form], entry.msgid
+        elif entry.msgctxt:  # the same words in another sense
             assert mo.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, entry.msgid
         elif entry.msgid_plural:
             assert mo.ngettext(entry.msgid, entry.msgid_plural, 1) == entry.msgstr_plural[0]

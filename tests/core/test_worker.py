@@ -18,7 +18,7 @@ def test_a_real_worker_takes_the_job_from_redis_and_finishes_it(redis_worker):
     assert check.progress == 100
     assert check.worker.startswith("pytest@")
     assert check.attempts == 1
-    assert check.message_text == "La file « export » est servie."
+    assert check.message_text == "La file «\u202fexport\u202f» est servie."
 
 
 @pytest.mark.worker

@@ -401,12 +401,15 @@ def test_the_draft_time_is_the_servers_time_zone_in_the_pages_language(page, liv
     page.get_by_role("button", name="Paragraphe suivant").click()
     expect(page.locator("#question-counter")).to_have_text("0 / 3–5")  # the script ran
     page.get_by_label("Question", exact=True).fill("Quel fleuve ?")
-    expect(page.locator("#draft-status")).to_have_text("Brouillon enregistré à 14:03:27")
+    expect(page.locator("#draft-status")).to_have_text("Brouillon enregistré à 14:03")
+    quotes = "getComputedStyle(document.querySelector('main').appendChild(document.createElement('q'))).quotes"
+    assert page.evaluate(quotes) == '"«\u202f" "\u202f»" "“" "”"'  # « France pour »
 
     english(page, live_server)
     expect(page.locator("#question-counter")).to_have_text("0 / 3–5")
     page.get_by_label("Question", exact=True).fill("Which river?")
-    expect(page.locator("#draft-status")).to_have_text("Draft saved at 2:03:27\u202fPM")
+    # One format in both languages and on the server's pages: 24-hour, no seconds (issue 25)
+    expect(page.locator("#draft-status")).to_have_text("Draft saved at 14:03")
 
 
 def test_the_pace_shows_the_time_on_this_question_against_the_guideline(

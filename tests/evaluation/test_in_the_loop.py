@@ -546,3 +546,27 @@ def test_a_model_answering_garbage_is_unavailable_never_a_500(
     assert (response.json()["status"], response.json()["model_answer"]) == ("unavailable", None)
     attempt = ModelAttempt.objects.get()
     assert (attempt.status, attempt.f1, attempt.fooled) == ("unavailable", None, None)
+
+
+def test_the_run_dropdown_is_written_in_the_readers_language(db):
+    """Issue 25 §16: it said "baseline run 4 · … · dev F1 3.3" on a French page."""
+    from evaluation.views.in_the_loop import run_choices
+
+    release = Release.objects.create(name="r1", version="1", status=Release.Status.SUCCEEDED)
+    run = BaselineRun.objects.create(
+        release=release,
+        kind="finetune",
+        model="camembert-base",
+        status="succeeded",
+        metrics={"dev": {"f1": 3.26, "exact_match": 0.0}},
+    )
+    with translation.override("fr"):
+        assert run_choices()[1] == (
+            str(run.pk),
+            f"Évaluation de référence {run.pk} · camembert-base · r1 · F1 dev 3,3",
+        )
+    with translation.override("en"):
+        assert run_choices()[1] == (
+            str(run.pk),
+            f"Baseline run {run.pk} · camembert-base · r1 · dev F1 3.3",
+        )

@@ -271,8 +271,13 @@ def test_round_one_has_no_earlier_round_and_succeeds_with_empty_results(loop):
     first = _run(loop["rounds"][0])
     assert first.status == ModelRound.Status.SUCCEEDED, first.error
     assert first.results == {"rounds": {}, "model": "lexical"}
-    assert first.message == "%(n)d questions of the earlier rounds scored"
-    assert first.message_params == {"n": 0}
+    assert first.message == "%(n)d question of the earlier rounds scored"
+    assert first.message_params == {
+        "n": 0,
+        "_plural": "%(n)d questions of the earlier rounds scored",
+        "_count": "n",
+    }
+    assert first.message_text == "0 question des manches précédentes notée"  # French: 0 is one
 
 
 def test_the_second_round_scores_its_model_on_the_first_rounds_questions(loop):
@@ -292,7 +297,7 @@ def test_the_second_round_scores_its_model_on_the_first_rounds_questions(loop):
         },
         "model": "lexical",
     }
-    assert (second.progress, second.message_params) == (100, {"n": 3})
+    assert (second.progress, second.message_params["n"]) == (100, 3)
 
 
 def test_a_baseline_run_of_kind_lexical_scores_every_earlier_round_with_its_threshold(loop):

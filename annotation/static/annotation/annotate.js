@@ -42,6 +42,7 @@
   const S = window.SpanSelect;
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("annotate-messages").textContent);
+  const number = new Intl.NumberFormat(document.documentElement.lang || undefined).format;
   const paragraphEl = $("paragraph");
   const paragraph = JSON.parse($("paragraph-source").textContent);
   if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;  // e.g. a CR
@@ -285,8 +286,8 @@
     if (foolingTarget) {
       const fooled = state.questions.filter((q) => q.model && q.model.fooled === true).length;
       const counter = $("fooling-counter");
-      counter.textContent = T.foolingCounter.replace("%(count)s", String(fooled))
-        .replace("%(target)s", String(foolingTarget));
+      counter.textContent = T.foolingCounter.replace("%(count)s", number(fooled))
+        .replace("%(target)s", number(foolingTarget));
       counter.classList.toggle("is-met", fooled >= foolingTarget);
     }
     $("question-counter").textContent = mode === "mixed"
@@ -317,7 +318,7 @@
     const answer = m.answer ? element("q", m.answer) : element("span", T.modelNoAnswer);
     const verdict = element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict");
     line.append(element("span", T.modelSays.replace("%(model)s", m.model || "")), " ", answer, " · ",
-                element("span", T.modelF1.replace("%(f1)s", String(Math.round(m.f1)))), " · ", verdict,
+                element("span", T.modelF1.replace("%(f1)s", number(Math.round(m.f1)))), " · ", verdict,
                 " · ", element("span", T.attempt.replace("%(number)s", String(m.number)), "hint"));
     const mark = element("button", T.showModel, "button-small");
     mark.type = "button";
@@ -386,14 +387,16 @@
     renderCurrent();
   }
 
-  /** The time of day as the server's pages write it: their language, the server's zone. */
+  /** The time of day as the server's pages write it ("07:19" in French and English, 24-hour
+   * clock, config/formats): their language, the server's zone. */
   let clock = null;
   function timeNow() {
     if (!clock) {
+      const hhmm = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
       try {
-        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-          timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
-      } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+          { ...hhmm, timeZone: root.dataset.timeZone });
+      } catch (e) { clock = new Intl.DateTimeFormat(undefined, hhmm); }
     }
     return clock.format(new Date());
   }

@@ -31,14 +31,16 @@
   const openedAt = Date.now();
   let earlier = 0;
   const seconds = () => earlier + Math.round((Date.now() - openedAt) / 1000);
-  /** The time of day as the server's pages write it: their language, the server's zone. */
+  /** The time of day as the server's pages write it ("07:19" in French and English, 24-hour
+   * clock, config/formats): their language, the server's zone. */
   let clock = null;
   function timeNow() {
     if (!clock) {
+      const hhmm = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
       try {
-        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-          timeZone: root.dataset.timeZone, hour: "numeric", minute: "2-digit", second: "2-digit" });
-      } catch (e) { clock = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }); }
+        clock = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+          { ...hhmm, timeZone: root.dataset.timeZone });
+      } catch (e) { clock = new Intl.DateTimeFormat(undefined, hhmm); }
     }
     return clock.format(new Date());
   }
