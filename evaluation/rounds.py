@@ -23,7 +23,6 @@ from django.utils.translation import gettext_noop
 from annotation.models import Answer, Campaign, ModelKind, ModelRound, Question
 from core.i18n import Text
 from core.jobs import job_run, job_succeed
-from evaluation.baselines import sliding_window
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.baselines.runs import mrqa_contexts
@@ -92,8 +91,8 @@ def _predict(model_round: ModelRound, examples: list[dict]) -> dict[str, str]:
         return predict_over_http(model_round.model_url, mrqa_contexts(examples))
     if kind == ModelKind.RUN and model_round.model_run_id:
         run = model_round.model_run
-        if run.kind == BaselineRun.Kind.LEXICAL:  # the run's model: the SQuAD paper's window
-            return sliding_window.predict_all(examples)
+        if run.kind == BaselineRun.Kind.LEXICAL:
+            return predict_all(examples)
         if run.kind == BaselineRun.Kind.HTTP:
             return predict_over_http(run.model, mrqa_contexts(examples))
         return _transformers_predict(run, examples)

@@ -17,14 +17,7 @@ round 2 (lexical, fooled under 60), paragraph RIQUET:
   q7 "À partir de quand … les travaux ?"       answer 1666           model canal               F1 0
   q8 "Le canal relie Toulouse à quelle mer ?"  answer la mer Méditerranée, model unavailable
                                                (the later lexical model answers 1666: F1 0)
-round 3: a baseline run of kind lexical, fooled under 40; no question written in it. A run's
-model is the SQuAD paper's sliding window (`evaluation.baselines.sliding_window`, issue 25
-item 15), which favours the longest span of rare words beside the question's words; its
-answers, read off `sliding_window.predict` once:
-  q1 "permit d'imprimer" F1 0; q2 "Gutenberg mit au point" F1 0; q3 "caractères mobiles qui
-  permit" F1 0; q5 "Toulouse à la mer": 3 of 3 tokens against 4, F1 85.71; q6 "Midi à
-  partir" F1 0; q7 "canal du Midi" F1 0; q8 "Méditerranée et fut inauguré": 1 token in
-  common of 4 predicted and 2 expected ("la" dropped), F1 33.33.
+round 3: a baseline run of kind lexical, fooled under 40; no question written in it.
 """
 
 from __future__ import annotations
@@ -307,21 +300,21 @@ def test_a_baseline_run_of_kind_lexical_scores_every_earlier_round_with_its_thre
     assert third.status == ModelRound.Status.SUCCEEDED, third.error
     assert third.results == {
         "rounds": {
-            # q1, q2, q3 all F1 0: all under 40.
+            # Under 40: q2 only (q3's 50 is not).
             "1": {
                 "questions": 3,
-                "exact_match": 0.0,
-                "f1": 0.0,
-                "fooled": 3,
-                "fooled_rate": 100.0,
+                "exact_match": 33.33,
+                "f1": 50.0,
+                "fooled": 1,
+                "fooled_rate": 33.33,
             },
-            # q5 85.71 (not under 40), q6 0, q7 0, q8 33.33: (85.71 + 33.33) / 4 = 29.76.
+            # q5 40 (not under 40), q6 100, q7 0, q8 0 ("1666" for "la mer Méditerranée").
             "2": {
                 "questions": 4,
-                "exact_match": 0.0,
-                "f1": 29.76,
-                "fooled": 3,
-                "fooled_rate": 75.0,
+                "exact_match": 25.0,
+                "f1": 35.0,
+                "fooled": 2,
+                "fooled_rate": 50.0,
             },
         },
         "model": f"baseline run {loop['run'].pk}",
@@ -491,12 +484,12 @@ def test_the_results_page_shows_each_campaigns_rounds_escaped(loop, client):
     matrix = html[html.index("model-rounds-matrix") :]
     lines = matrix.split('<tr data-round="')[1:]
     assert 'data-model="2">F1 50.0 · fooled 66.7 %' in lines[0]
-    assert 'data-model="3">F1 0.0 · fooled 100.0 %' in lines[0]
+    assert 'data-model="3">F1 50.0 · fooled 33.3 %' in lines[0]
     assert (
         'data-model="1">F1 50.0 · fooled 33.3 %<br><span class="hint">3 questions · while written'
         in lines[0]
     )
-    assert 'data-model="3">F1 29.8 · fooled 75.0 %' in lines[1]
+    assert 'data-model="3">F1 35.0 · fooled 50.0 %' in lines[1]
     assert 'data-model="3">no question</td>' in lines[2]
     client.cookies["django_language"] = "fr"
     html = client.get("/manage/results/").content.decode()
