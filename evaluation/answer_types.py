@@ -584,11 +584,12 @@ def answer_types(
     the entity recogniser runs only on those holding an answer with a capital letter (about
     half). Each parse is dropped once its answers are typed. With n_process > 1 the pieces
     are shared between forked processes that each parse and type their share and send back
-    the types alone. Raise ValueError when an answer's text is not at its offset.
+    the types alone. Raise MisalignedAnswer (a ValueError naming the answer) when an
+    answer's text is not at its offset; `answer_types_checked` refuses that answer alone.
     """
     items = list(items)
-    for context, start, text in items:
-        _check_offset(context, start, text)
+    for index, (context, start, text) in enumerate(items):
+        _check_offset(context, start, text, index)
     nlp = load_french() if nlp is None else nlp
     pieces = _pieces(items)
     types: list[AnswerType] = [AnswerType.OTHER] * len(items)
@@ -681,10 +682,52 @@ def _has_capital_text(text: str) -> bool:
     return any(char.isupper() for char in text)
 
 
-def _check_offset(context: str, start: int, text: str) -> None:
-    """Raise ValueError unless text is non-empty and found at start in context."""
+class MisalignedAnswer(ValueError):
+    """An answer whose text is not at its offset in its context: it cannot be typed.
+
+    `index` is its place in the batch; the message names it, its text, its offset and what
+    the context holds there, so that the one answer can be found and repaired.
+    """
+
+    def __init__(self, index: int, context: str, start: int, text: str) -> None:
+        self.index, self.start, self.text = index, start, text
+        self.found = context[start : start + len(text)] if start >= 0 else ""
+        super().__init__(
+            f"answer {index} {text!r} is not at offset {start} of its context "
+            f"(the context holds {self.found!r} there)"
+        )
+
+
+def _check_offset(context: str, start: int, text: str, index: int = 0) -> None:
+    """Raise MisalignedAnswer unless text is non-empty and found at start in context."""
     if not text or start < 0 or context[start : start + len(text)] != text:
-        raise ValueError(f"answer {text!r} is not at offset {start} of its context")
+        raise MisalignedAnswer(index, context, start, text)
+
+
+def answer_types_checked(
+    items: Iterable[tuple[str, int, str]],
+    nlp: Any = None,
+    batch_size: int = BATCH_SIZE,
+    n_process: int = 1,
+) -> list[AnswerType | MisalignedAnswer]:
+    """Return, in order, the type of each (context, answer_start, answer_text), or, for an
+    answer whose text is not at its offset, a MisalignedAnswer naming it.
+
+    One bad answer is refused alone: the others are typed as `answer_types` types them, in
+    one batch.
+    """
+    items = list(items)
+    refused: dict[int, MisalignedAnswer] = {}
+    aligned = []
+    for index, (context, start, text) in enumerate(items):
+        try:
+            _check_offset(context, start, text, index)
+        except MisalignedAnswer as error:
+            refused[index] = error
+        else:
+            aligned.append((context, start, text))
+    types = iter(answer_types(aligned, nlp, batch_size, n_process) if aligned else [])
+    return [refused[index] if index in refused else next(types) for index in range(len(items))]
 
 
 @cache

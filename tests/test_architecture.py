@@ -60,6 +60,7 @@ PURE = {
     "evaluation.baselines.lexical",
     "evaluation.baselines.mrqa_client",
     "evaluation.baselines.qa",
+    "evaluation.baselines.sliding_window",
     "evaluation.baselines.tiny",
     "evaluation.baselines.training",
     "evaluation.learning_curve",

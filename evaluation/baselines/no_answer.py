@@ -2,10 +2,10 @@
 
 A baseline that can say "no answer" gives each question its best span and a no-answer score
 (higher: more likely unanswerable): the null score minus the best span's score for a
-transformer, as BERT's SQuAD 2.0 recipe does; minus the window score for the lexical
-baseline. It answers "" where the no-answer score is above a threshold, the official v2.0
-script's rule (`na_prob > na_prob_thresh`), and the threshold is the one that gives the best F1
-on dev, then used as it is on test.
+transformer, as BERT's SQuAD 2.0 recipe does; for the sliding window, minus the weight of the
+question's words in the chosen span's best window. It answers "" where the no-answer score is
+above a threshold, the official v2.0 script's rule (`na_prob > na_prob_thresh`), and the
+threshold is the one that gives the best F1 on dev, then used as it is on test.
 
 The sweep is exact, not the official script's `find_best_thresh` copied: questions are taken by
 no-answer score, lowest first, and a group of questions with equal scores moves as one (the

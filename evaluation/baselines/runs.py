@@ -44,11 +44,11 @@ from core.inputs import check_text, object_by_id, too_deep_message
 from core.jobs import job_enqueue, job_run
 from core.outbound import url_problem
 from evaluation.answer_types import answer_types
-from evaluation.baselines.lexical import predict_all, predict_all_scored
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
+from evaluation.baselines.sliding_window import predict_all, predict_all_scored
 from evaluation.leaderboard import release_split_normalization
-from evaluation.metrics import no_answer_classification, score, score_v2
+from evaluation.metrics import FQUAD_FR, SQUAD_EN, no_answer_classification, score, score_v2
 from evaluation.model_names import model_location, model_name_problem
 from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import (
@@ -508,13 +508,21 @@ def _scored_splits(release: Release) -> list[str]:
     return [s for s in SCORED_SPLITS if s in release.options.get("splits", [])]
 
 
+def _stop_words_language(examples) -> str:
+    """Return the sliding window's language: "fr" or "en" as the split's questions' language
+    (the language that decides the normalization), "" (no stop words) for any other."""
+    norm = release_split_normalization(question_ids=[e["id"] for e in examples])
+    return {FQUAD_FR.name: "fr", SQUAD_EN.name: "en"}.get(norm.name, "")
+
+
 def _predict_lexical(run, split, examples, report):
-    return predict_all(examples)
+    return predict_all(examples, language=_stop_words_language(examples))
 
 
 def _predict_lexical_scored(run, split, examples, report):
     """Return {id: (span, no-answer score)}: the lower the window score, the likelier none."""
-    return {qid: (text, -score) for qid, (text, score) in predict_all_scored(examples).items()}
+    scored = predict_all_scored(examples, language=_stop_words_language(examples))
+    return {qid: (text, -score) for qid, (text, score) in scored.items()}
 
 
 def mrqa_contexts(examples) -> list[dict]:

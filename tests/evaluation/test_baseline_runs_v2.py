@@ -6,7 +6,10 @@ null answer; the results and analysis pages' answerable / unanswerable breakdown
 The release is built by the real release job from questions written through the work loop
 (a mixed campaign: answerable questions and two unanswerable ones per paragraph, each with
 its plausible span). C(w) is a word's count in the context; each word used below occurs once
-in its context, so weighs log 2 (see test_lexical_baseline.py for the sliding window).
+in its context, so weighs log 2. A lexical run's model is the SQuAD paper's sliding window
+(`evaluation.baselines.sliding_window`, test_sliding_window.py): the sentence with the most
+question unigrams and bigrams, then the span whose window of |Q ∪ A| tokens weighs most; its
+no-answer score is minus the weight of the question's words in that window.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ pytestmark = pytest.mark.usefixtures("loopback_allowed")
 
 LOG2 = round(math.log(2), 9)
 TWO_LOG2 = round(2 * math.log(2), 9)
+FOUR_LOG2 = round(4 * math.log(2), 9)
 
 # (title, split, context, [(question, answer or None, plausible span or None)])
 ARTICLES = [
@@ -56,13 +60,17 @@ ARTICLES = [
         "Le château de Chambord fut construit au XVIe siècle. "
         "Il compte 426 pièces et 282 cheminées.",
         [
-            # window "il compte 426 pièces": compte + pièces = 2 log 2
+            # The first sentence holds le, de, château and "le château" (4), the second
+            # compte and pièces (2): "construit au XVIe siècle", the longest span of rare
+            # words there; le, château, de in its window: 3 log 2
             ("Combien de pièces compte le château ?", "426", None),
-            # window "et 282 cheminées" (|S| = 3): cheminées = log 2
-            ("Combien de cheminées a le château ?", "282", None),
-            # "426", window "il compte 426 pièces" (|S| = 4): compte = log 2 (fenêtres absent)
+            # The second sentence holds compte, 426, pièces, cheminées and "426 pièces": "282"
+            # is its only span without a question word; its window: 4 log 2
+            ("Combien de cheminées compte le château en plus de ses 426 pièces ?", "282", None),
+            # as the first question: "construit au XVIe siècle", 3 log 2
             ("Combien de fenêtres compte le château ?", None, "426"),
-            # nom and peintre are not in the context: every window scores 0 ("château")
+            # nom and peintre are not in the context; "le" is, in the first sentence only:
+            # "construit au XVIe siècle", le in its window: log 2
             ("Quel est le nom du peintre ?", None, "Chambord"),
         ],
     ),
@@ -72,13 +80,16 @@ ARTICLES = [
         "La Loire est le plus long fleuve de France. Elle prend sa source au mont "
         "Gerbier-de-Jonc, en Ardèche, et se jette dans l'océan Atlantique.",
         [
-            # window "jette dans l océan Atlantique" (|S| = 5): jette + océan = 2 log 2
+            # the second sentence (se, jette, dans, océan, "se jette"): "mont Gerbier-de-Jonc",
+            # the longest span of rare words there; the four in its window: 4 log 2
             ("Dans quel océan se jette le fleuve Loire ?", "Atlantique", None),
-            # no window of |S| tokens holds two of loire, prend, source: log 2 at best
+            # the second sentence (elle, prend, sa, source, "sa source"): "mont
+            # Gerbier-de-Jonc", the four in its window: 4 log 2
             ("Où la Loire prend-elle sa source ?", "mont Gerbier-de-Jonc", None),
-            # "long" and the like: no window holds nommé or loire outside the span: 0
+            # the first sentence (la, loire, "la loire"): "long fleuve de France", 2 log 2
             ("Qui a nommé la Loire ?", None, "Loire"),
-            # "France", window "long fleuve de France" (|S| = 4): long + fleuve = 2 log 2
+            # the first sentence (est, le, plus, long, fleuve and their four bigrams):
+            # "France", the five in its window: 5 log 2
             ("Quel est le plus long fleuve d'Italie ?", None, "Loire"),
         ],
     ),
@@ -173,11 +184,12 @@ def test_the_lexical_baseline_learns_its_no_answer_threshold_on_dev_and_applies_
     run = run_here(release, "lexical")
     assert run.status == BaselineRun.Status.SUCCEEDED, run.error
     dev, test = run.metrics["dev"], run.metrics["test"]
-    # Dev, by no-answer score (minus the window score), lowest first: abstaining everywhere
-    # scores 2 of 4 (the unanswerable ones); answering "426" (-2 log 2) gains 1: 3 of 4; the
-    # tie at -log 2, "282" (+1) and the "fenêtres" question's "426" (-1), gains nothing
-    # together; the "peintre" question's "château" (0) loses 1. The bar: -2 log 2, F1 75 %.
-    assert dev["no_answer_threshold"] == -TWO_LOG2
+    # Dev, by no-answer score (minus the question's weight in the window), lowest first:
+    # abstaining everywhere scores 2 of 4 (the unanswerable ones); answering "282" (-4 log 2)
+    # gains 1: 3 of 4; the tie at -3 log 2, the "pièces" question's wrong span (+0) and the
+    # "fenêtres" question's (-1), loses 1; the "peintre" question's (-log 2) another. The
+    # bar: -4 log 2, F1 75 %.
+    assert dev["no_answer_threshold"] == -FOUR_LOG2
     assert dev["no_answer_threshold_from"] == "dev"
     assert (dev["exact_match"], dev["f1"], dev["total"]) == (75.0, 75.0, 4)
     assert (dev["HasAns_total"], dev["HasAns_exact"], dev["HasAns_f1"]) == (2, 50.0, 50.0)
@@ -188,19 +200,21 @@ def test_the_lexical_baseline_learns_its_no_answer_threshold_on_dev_and_applies_
     assert (no_answer["false_negatives"], no_answer["true_negatives"]) == (0, 1)
     assert no_answer["precision"] == pytest.approx(200 / 3)
     assert (no_answer["recall"], no_answer["f1"]) == (100.0, 80.0)
-    # Test (answers held back: read from the gold file), answered where the window score
-    # is at least 2 log 2: Atlantique (right) and the Italie question's "France" (wrong);
-    # the source question (log 2) and the nommé question (0) get "".
-    assert test["no_answer_threshold"] == -TWO_LOG2
+    # Test (answers held back: read from the gold file), answered where the question's
+    # weight is at least 4 log 2: the source question's "mont Gerbier-de-Jonc" (right), the
+    # océan question's (wrong) and the Italie question's "France" (5 log 2, wrong); the
+    # nommé question (2 log 2) gets "" (right). "No answer" said once, rightly: precision
+    # 100, recall 1 of 2.
+    assert test["no_answer_threshold"] == -FOUR_LOG2
     assert (test["exact_match"], test["f1"]) == (50.0, 50.0)
     assert (test["HasAns_total"], test["HasAns_exact"]) == (2, 50.0)
     assert (test["NoAns_total"], test["NoAns_exact"]) == (2, 50.0)
-    assert (test["no_answer"]["precision"], test["no_answer"]["recall"]) == (50.0, 50.0)
-    assert test["no_answer"]["f1"] == 50.0
+    assert (test["no_answer"]["precision"], test["no_answer"]["recall"]) == (100.0, 50.0)
+    assert test["no_answer"]["f1"] == pytest.approx(200 / 3)
     # Breakdowns: every question by type; answer types of the answerable ones only.
     assert sum(row["total"] for row in run.breakdown["dev"]["question_type"].values()) == 4
     assert sum(row["total"] for row in run.breakdown["dev"]["answer_type"].values()) == 2
-    assert f"dev: no-answer threshold {-TWO_LOG2:.6g}, dev F1 75.00 with it" in run.log
+    assert f"dev: no-answer threshold {-FOUR_LOG2:.6g}, dev F1 75.00 with it" in run.log
     assert "dev: EM 75.00, F1 75.00; answerable 2: EM 50.00, F1 50.00; " in run.log
     assert "unanswerable 2: EM 100.00; no-answer F1 80.00" in run.log
 
@@ -212,8 +226,9 @@ def test_without_dev_questions_nothing_is_learnt_and_every_span_is_kept():
     assert run.status == BaselineRun.Status.SUCCEEDED, run.error
     test = run.metrics["test"]
     assert (test["no_answer_threshold"], test["no_answer_threshold_from"]) == (None, None)
-    # Every question answered: Atlantique alone is right; the nommé question's "long" and
-    # the Italie question's "France" are wrong. No "no answer" said: precision 0/0.
+    # Every question answered: "mont Gerbier-de-Jonc" for the source question alone is right;
+    # the océan question's span, the nommé question's "long fleuve de France" and the Italie
+    # question's "France" are wrong. No "no answer" said: precision 0/0.
     assert (test["exact_match"], test["HasAns_exact"], test["NoAns_exact"]) == (25.0, 50.0, 0.0)
     assert (test["no_answer"]["precision"], test["no_answer"]["recall"]) == (None, 0.0)
     assert "test: no dev question to learn a threshold on: spans kept" in run.log
@@ -303,11 +318,11 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
         "50.0 / 50.0",
         "100.0",
         "66.7 / 100.0 / 80.0",
-    ] + [f"{-TWO_LOG2:.3f}"]
+    ] + [f"{-FOUR_LOG2:.3f}"]
     assert "82.3 %" in html
     del client.cookies["django_language"]  # the site's default: French numbers
     html = client.get(f"/manage/results/?release={release.pk}").content.decode()
-    assert "66,7 / 100,0 / 80,0" in html and "-1,386" in html
+    assert "66,7 / 100,0 / 80,0" in html and "-2,773" in html
 
 
 @pytest.mark.django_db
@@ -409,7 +424,7 @@ def test_the_api_shows_a_v2_run_with_its_breakdown():
     body = api.get(f"/api/v1/baseline-runs/{run.pk}/").json()
     dev = body["metrics"]["dev"]
     assert (dev["HasAns_total"], dev["NoAns_total"], dev["no_answer"]["f1"]) == (2, 2, 80.0)
-    assert dev["no_answer_threshold"] == -TWO_LOG2
+    assert dev["no_answer_threshold"] == -FOUR_LOG2
 
 
 def test_run_baseline_prints_the_answerable_and_unanswerable_figures_of_a_v2_run():
