@@ -53,6 +53,9 @@ def _label(run: BaselineRun) -> str:
     return f"#{run.pk} {run.model_name or run.get_kind_display()}"
 
 
+F1_SCALE = 100.0  # every F1 chart: one scale, so that dev and test read alike
+
+
 def _charts(runs, human) -> list[dict]:
     charts = []
     for split in ("dev", "test"):
@@ -61,7 +64,8 @@ def _charts(runs, human) -> list[dict]:
             items.append((_("humans"), round(human[split]["f1"], 1)))
         items += [(_label(r), round(r.metrics[split]["f1"], 1)) for r in runs if split in r.metrics]
         if items:
-            charts.append(bar_chart(_("F1 on %(split)s") % {"split": split}, items))
+            title = _("F1 on %(split)s (scale 0–100)") % {"split": split}
+            charts.append(bar_chart(title, items, top=F1_SCALE))
     return charts
 
 
