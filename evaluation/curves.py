@@ -37,6 +37,7 @@ from evaluation.baselines.runs import (
     _train_count,
     baseline_run_record,
 )
+from evaluation.gpu_extra import gpu_extra_require
 from evaluation.leaderboard import release_split_normalization
 from evaluation.learning_curve import (
     DEFAULT_FRACTIONS,
@@ -160,6 +161,7 @@ def _key(fraction) -> str:
 
 
 def _work(run: BaselineRun, report) -> Text:
+    gpu_extra_require()
     import torch
 
     from evaluation.baselines import qa

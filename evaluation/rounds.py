@@ -26,6 +26,7 @@ from core.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.baselines.runs import mrqa_contexts
+from evaluation.gpu_extra import gpu_extra_require
 from evaluation.in_the_loop import answer_scores, is_fooled
 from evaluation.model_names import checkpoint_location, model_location
 from evaluation.models import BaselineRun
@@ -64,13 +65,9 @@ def _original_answers(questions: list[Question]) -> dict[int, str]:
 
 def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, str]:
     """Predict with a fine-tuned checkpoint (kind finetune) or the model a run evaluated."""
-    try:
-        from evaluation.baselines import qa
-    except ImportError as error:
-        raise RuntimeError(
-            "torch and transformers are not installed on this worker: install the project's "
-            "`gpu` extra on the machine that consumes the gpu queue"
-        ) from error
+    gpu_extra_require()
+    from evaluation.baselines import qa
+
     where = run.checkpoint if run.kind == BaselineRun.Kind.FINETUNE else run.model
     if not where:
         raise RuntimeError(f"baseline run {run.pk} has no checkpoint to load")

@@ -47,6 +47,7 @@ from evaluation.answer_types import answer_types
 from evaluation.baselines.lexical import predict_all, predict_all_scored
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
+from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import no_answer_classification, score, score_v2
 from evaluation.model_names import model_location, model_name_problem
@@ -67,6 +68,7 @@ from exports.services import release_gold, release_storage
 
 SCORED_SPLITS = ("dev", "test")
 GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
+GPU_QUEUE_KINDS = (*GPU_KINDS, BaselineRun.Kind.LEARNING_CURVE)  # (evaluation.curves)
 
 # name: (type, lowest, highest) of the hyper-parameters an admin may set; defaults are the
 # FQuAD paper's (TrainConfig).
@@ -156,6 +158,8 @@ def baseline_run_record(
     """
     if kind not in BaselineRun.Kind.values:
         raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
+    if kind in GPU_QUEUE_KINDS and (problem := gpu_extra_problem()):
+        raise ServiceError({"kind": [problem]})
     if release.status != Release.Status.SUCCEEDED:
         raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
     if not _scored_splits(release):
@@ -213,7 +217,7 @@ def baseline_run_start(
             train_files=train_files,
             as_user=as_user,
         )
-        gpu = kind in GPU_KINDS or kind == BaselineRun.Kind.LEARNING_CURVE  # (evaluation.curves)
+        gpu = kind in GPU_QUEUE_KINDS
         job_enqueue(
             job=run,
             task="evaluation.tasks.gpu_baseline_task" if gpu else "evaluation.tasks.baseline_task",
@@ -617,14 +621,10 @@ def _gold_examples(run, split) -> list[dict]:
 
 def _transformers_model(run, report):
     """Return (model, tokenizer, config) for a finetune/evaluate run, trained if asked."""
-    try:
-        from evaluation.baselines import qa
-    except ImportError as error:
-        raise RuntimeError(
-            "torch and transformers are not installed on this worker: install the project's "
-            "`gpu` extra on the machine that consumes the gpu queue"
-        ) from error
+    gpu_extra_require()
     import torch
+
+    from evaluation.baselines import qa
 
     # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})

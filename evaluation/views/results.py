@@ -188,6 +188,11 @@ def results_page(request):
         if request.POST.get("form") in ("training-file-delete", "training-file-unshare"):
             return _manage_file(request, release)
         return _start_run(request, release)
+    return _render(request, release)
+
+
+def _render(request, release, *, errors=None, posted=None, status=None):
+    """Render the page; a refused form comes back as a 400 naming its fields, as typed."""
     page = None
     if release is not None:
         page = baseline_runs_page(release=release, **page_cursors(request.GET))
@@ -216,8 +221,11 @@ def results_page(request):
         ),
         "model_rounds": model_rounds_report(),
         "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
+        "errors": errors or {},
+        "posted": posted or {},
     }
-    status = page.status if page is not None else 200
+    if status is None:
+        status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
 
 
@@ -278,6 +286,9 @@ def _manage_file(request, release):
     return redirect(f"{request.path}?release={release.pk}")
 
 
+STARTED_FIELDS = ("kind", "model", "epochs", "max_steps", "fractions")
+
+
 def _start_run(request, release):
     hyperparameters = {}
     for name in ("epochs", "max_steps"):
@@ -309,9 +320,11 @@ def _start_run(request, release):
                 as_user=True,
             )
     except ServiceError as error:
-        messages.error(request, error.summary())
-    else:
-        messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
+        posted = {name: request.POST.get(name, "") for name in STARTED_FIELDS}
+        for name in ("train_releases", "train_files"):
+            posted[name] = request.POST.getlist(name)
+        return _render(request, release, errors=error.errors, posted=posted, status=400)
+    messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
     return redirect(f"{request.path}?release={release.pk}")
 
 
