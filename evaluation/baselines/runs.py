@@ -550,6 +550,7 @@ def _predict_http(run, split, examples, report):
 
 
 def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
+    """Return (EM/F1, the same per question and answer type) of the predictions (v1.1)."""
     predicted = {k: v for k, v in predictions.items() if k in gold}
     metrics = score(gold, predicted, norm)
     qtypes = question_types(gold)
@@ -559,6 +560,9 @@ def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
         "answer_type": score_by(gold, predicted, norm, atypes),
     }
     return metrics, breakdown
+
+
+score_split = _score  # the same scoring for a run scored on another dataset (cross_evaluation)
 
 
 def _answer_type_ids(examples) -> dict[str, str]:
@@ -602,11 +606,16 @@ def _score_v2(run, split, examples, predictions, gold, norm) -> tuple[dict, dict
 
 def _gold_examples(run, split) -> list[dict]:
     """Return the split's examples with the gold answers (test answers may be held back)."""
-    examples = release_examples(run.release, split)
+    return release_gold_examples(run.release, split)
+
+
+def release_gold_examples(release: Release, split: str) -> list[dict]:
+    """Return a release split's examples with the gold answers, held back ones included."""
+    examples = release_examples(release, split)
     if any(e["answers"]["text"] for e in examples):
         return examples
     # Held back: the contexts hold the answer texts; answer types need an offset, so find it.
-    gold = release_gold(release=run.release, split=split)
+    gold = release_gold(release=release, split=split)
     for e in examples:
         texts = gold.get(e["id"], [])
         starts = [e["context"].find(t) for t in texts]
