@@ -152,6 +152,7 @@ def test_the_page_scores_a_run_elsewhere_and_the_matrix_shows_the_columns(
     assert CrossEvaluation.objects.count() == 3
 
 
+@pytest.mark.both_backends  # the constraints and the replacement of a failed one, on SQLite too
 @pytest.mark.django_db
 def test_the_api_scores_a_run_elsewhere_and_refuses_bad_targets_by_field(
     django_capture_on_commit_callbacks, sent_tasks
