@@ -37,7 +37,7 @@ from evaluation.baselines.runs import (
     _train_count,
     baseline_run_record,
 )
-from evaluation.gpu_extra import gpu_extra_require
+from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.leaderboard import release_split_normalization
 from evaluation.learning_curve import (
     DEFAULT_FRACTIONS,
@@ -101,6 +101,8 @@ def learning_curve_record(
 
     A curve trains on the release's own train split: training sources are refused (by
     `baseline_run_record`, naming the field)."""
+    if problem := gpu_extra_problem():  # first: under make run, the install is the first fix
+        raise ServiceError({"kind": [problem]})
     clean = check_fractions(fractions)
     if release.status == Release.Status.SUCCEEDED:
         if release.squad_version == "2.0":

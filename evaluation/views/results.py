@@ -245,7 +245,10 @@ def _own(target: dict, release) -> bool:
 
 
 def _render(request, release, *, errors=None, posted=None, status=None, form="baseline"):
-    """Render the page; a refused form comes back as a 400 naming its fields, as typed."""
+    """Render the page; a refused form comes back as a 4xx naming its fields, as typed, with
+    the same words at the top of the page, where the reader lands after the post."""
+    if errors:
+        messages.error(request, ServiceError(errors).summary())
     matrix = _matrix(release) if release is not None else {"rows": [], "columns": []}
     page = None
     if release is not None:

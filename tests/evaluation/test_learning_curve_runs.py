@@ -407,7 +407,7 @@ def test_the_results_page_plots_a_finished_curve_with_its_estimate(client):
     ) in html
     assert html.count('class="estimate-row"') == 2
     assert f'id="learning-curve-types-{run.pk}"' in html
-    assert "gains from more data" in html and "at or above the overall F1 (75.5)" in html
+    assert "gains from more data" in html and "above the overall F1 (75.5)" in html
     assert "why (pourquoi) 50 %" in html
     assert f'id="learning-curve-noise-{run.pk}"' not in html
 
@@ -548,7 +548,7 @@ def test_a_gain_within_its_noise_says_more_data_would_not_help_and_proposes_noth
     assert "more hours" not in part
     assert 'id="learning-targets-none"' in part
     assert 'name="target_how_many" inputmode="numeric" value=""' in part
-    assert "at or above the overall F1 (5.5)" in part and "below the overall F1 (5.5)" in part
+    assert "above the overall F1 (5.5)" in part and "below the overall F1 (5.5)" in part
     html = client.get(f"/manage/results/?release={release.pk}").content.decode()
     assert (
         f'<p class="learning-curve-noise" id="learning-curve-noise-{run.pk}"><strong>More data '
