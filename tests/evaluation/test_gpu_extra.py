@@ -7,16 +7,23 @@ The extra is taken away the way Python sees a package that is not installed: a N
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
+from django.apps import apps as django_apps
+from django.utils import translation
 from rest_framework.test import APIClient
 
+from core.errors import ServiceError
 from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
 from evaluation.curves import learning_curve_execute, learning_curve_record
 from evaluation.gpu_extra import gpu_extra_missing
+from evaluation.learning_curve import curve_summary
 from evaluation.models import BaselineRun
+from evaluation.release_scoring import score_with_check
 from tests.evaluation.test_baseline_runs import releases_folder  # noqa: F401 (autouse)
+from tests.evaluation.test_learning_curve import noisy_flat_points
 from tests.evaluation.test_learning_curve_runs import make_release
 
 MESSAGE = (
@@ -85,3 +92,39 @@ def test_a_remote_gpu_worker_is_trusted_and_one_without_the_extra_says_what_to_i
     for job in (curve, run):
         job.refresh_from_db()
         assert (job.status, job.error) == (BaselineRun.Status.FAILED, WORKER_ERROR)
+
+
+def test_a_release_asking_for_a_fine_tuning_is_refused_the_same_way(settings, without_torch):
+    settings.GPU_QUEUE_LOCAL = True
+    score_with = [{"kind": "lexical"}, {"kind": "finetune", "model": "camembert"}]
+    with translation.override("en"), pytest.raises(ServiceError) as refused:
+        score_with_check(score_with=score_with, splits=["train", "dev"])
+    assert refused.value.errors == {"score_with[1].kind": [MESSAGE]}
+    settings.GPU_QUEUE_LOCAL = False
+    assert len(score_with_check(score_with=score_with, splits=["train", "dev"])) == 2
+
+
+@pytest.mark.django_db
+def test_stored_curves_are_summarized_again_by_the_migration():
+    """Issue 25 item 12: a curve stored before the fix kept "+0.0 F1" and its targets."""
+    release = make_release()
+    points = noisy_flat_points()
+    stale = curve_summary(points, 3126) | {
+        "helps": None,
+        "proposal": {"how_many": 20, "what": 60, "who": 20},
+    }
+    stale.pop("helps")
+    run = BaselineRun.objects.create(
+        release=release,
+        kind="learning_curve",
+        status="succeeded",
+        curve={"points": points, "n_today": 3126, "campaigns": {"1": 5}} | stale,
+    )
+    migration = importlib.import_module("evaluation.migrations.0010_cross_evaluations")
+    migration.learning_curves_summarized_again(django_apps, None)
+    run.refresh_from_db()
+    assert (run.curve["helps"], run.curve["proposal"], run.curve["campaigns"]) == (
+        False,
+        {},
+        {"1": 5},
+    )
