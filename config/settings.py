@@ -399,6 +399,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     }
 )
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Without Redis (make run) one worker on this machine, in this virtualenv, serves every queue,
+# gpu included: a run needing what this environment lacks is refused up front
+# (evaluation.gpu_extra). With Redis the gpu worker is another machine, with its own install.
+GPU_QUEUE_LOCAL = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True  # job state lives in our tables, never in a result backend
 JOB_QUEUES = ["default", "scrape", "export", "gpu"]
 CELERY_TASK_QUEUES = [Queue(name) for name in JOB_QUEUES]

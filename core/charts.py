@@ -1,7 +1,8 @@
 """Geometry of the charts the pages draw (no script, no inline style: CSP-safe).
 
 A chart is rows of real text (label and value, which wrap and are never cut) beside an SVG bar
-whose length is a percentage of the chart's scale: the largest value or target. A line chart
+whose length is a percentage of the chart's scale: a fixed `top` (F1 charts: 100, so that two
+charts side by side read alike), else the largest value or target. A line chart
 is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table.
 """
 
@@ -9,16 +10,22 @@ import math
 
 
 def _percent(value: float, top: float) -> float:
-    return round(100 * value / top, 1)
+    return round(100 * min(value, top) / top, 1)
 
 
 def bar_chart(
-    title: str, items: list[tuple[str, float]], targets: list[float | None] | None = None
+    title: str,
+    items: list[tuple[str, float]],
+    targets: list[float | None] | None = None,
+    *,
+    top: float | None = None,
 ) -> dict:
-    """Return the context of partials/bar_chart.html: each bar (and target tick) in percent."""
+    """Return the context of partials/bar_chart.html: each bar (and target tick) in percent of
+    `top` (a value above it fills its bar), or of the largest figure when no `top` is given."""
     targets = targets or [None] * len(items)
-    known = [value for _label, value in items] + [t for t in targets if t is not None]
-    top = max(known, default=0) or 1
+    if top is None:
+        known = [value for _label, value in items] + [t for t in targets if t is not None]
+        top = max(known, default=0) or 1
     bars = [
         {
             "label": label,

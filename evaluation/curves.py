@@ -37,6 +37,7 @@ from evaluation.baselines.runs import (
     _train_count,
     baseline_run_record,
 )
+from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.leaderboard import release_split_normalization
 from evaluation.learning_curve import (
     DEFAULT_FRACTIONS,
@@ -100,6 +101,8 @@ def learning_curve_record(
 
     A curve trains on the release's own train split: training sources are refused (by
     `baseline_run_record`, naming the field)."""
+    if problem := gpu_extra_problem():  # first: under make run, the install is the first fix
+        raise ServiceError({"kind": [problem]})
     clean = check_fractions(fractions)
     if release.status == Release.Status.SUCCEEDED:
         if release.squad_version == "2.0":
@@ -160,6 +163,7 @@ def _key(fraction) -> str:
 
 
 def _work(run: BaselineRun, report) -> Text:
+    gpu_extra_require()
     import torch
 
     from evaluation.baselines import qa
@@ -339,6 +343,10 @@ def campaign_learning_estimate(*, campaign: Campaign) -> dict | None:
         "seconds_per_question": per_question,
         "measured": measured,
         "gain": double.get("gain"),
+        "gain_low": double.get("gain_low"),
+        "gain_high": double.get("gain_high"),
+        "helps": bool(curve.get("helps")),
+        "overall_f1": curve.get("overall_f1"),
         "estimates": [estimates[k] for k in sorted(estimates) if k > 1],
         "types": types,
         "proposal": curve.get("proposal", {}),

@@ -28,6 +28,7 @@ BOOTSTRAP_RESAMPLES = 200
 BOOTSTRAP_SEED = 17
 LEVEL = 0.90
 GAIN_THRESHOLD = 1.0  # F1 points gained from 1× to 2×: below it, a type does not gain
+SHARE_LOW, SHARE_HIGH = 0.5, 2.0  # a proposed share is ½ to 2× today's, after rescaling
 
 OK, TOO_FEW, FLAT = "ok", "too_few_points", "flat"
 
@@ -186,7 +187,9 @@ def bootstrap_estimates(
     seed: int = BOOTSTRAP_SEED,
     level: float = LEVEL,
 ) -> list[dict]:
-    """Return, for each n in `at`, the fitted F1 and its bootstrap interval.
+    """Return, for each n in `at`, the fitted F1 and its bootstrap interval; past the first, the
+    interval of its gain over the first n too (`gain_low`, `gain_high`: each resample's own
+    difference, so the noise the two predictions share cancels).
 
     `per_question[i][j]` is the F1 (0–100) of dev question j after training on ns[i] questions:
     the same dev questions at every point. Each resample draws the dev questions with
@@ -198,6 +201,8 @@ def bootstrap_estimates(
     means = scores.mean(axis=1) if scores.size else np.array([])
     fit = fit_power_law(ns, means)
     found = [{"n": n, "f1": fit.predict(n), "low": None, "high": None, "resamples": 0} for n in at]
+    for row in found[1:]:
+        row |= {"gain_low": None, "gain_high": None}
     if fit.status == TOO_FEW or scores.shape[1] == 0:
         return found
     rng = np.random.default_rng(seed)
@@ -215,16 +220,33 @@ def bootstrap_estimates(
         row["low"] = float(np.quantile(table[:, i], low_q))
         row["high"] = float(np.quantile(table[:, i], high_q))
         row["resamples"] = len(draws)
+        if i:
+            gains = table[:, i] - table[:, 0]
+            row["gain_low"] = float(np.quantile(gains, low_q))
+            row["gain_high"] = float(np.quantile(gains, high_q))
     return found
 
 
+def gain_above_noise(estimate: Mapping) -> bool:
+    """Whether the gain an estimate states is more than the dev questions' noise: the lower
+    end of its bootstrap interval is above zero (more data helps, at the 90 % level)."""
+    low = estimate.get("gain_low")
+    return low is not None and low > 0
+
+
 def type_gains(
-    ns: Sequence[float], by_type: Mapping[str, Sequence[float | None]], n_today: float
+    ns: Sequence[float],
+    by_type: Mapping[str, Sequence[float | None]],
+    n_today: float,
+    *,
+    overall_f1: float | None,
+    helps: bool = True,
 ) -> dict[str, dict]:
     """Return per type: its F1 at today's n (the last point), the gain expected from 1× to 2×
     (from its own fit; the last measured step when it cannot be fitted), the slope per 1,000
-    questions and a verdict: "gains" (gain ≥ GAIN_THRESHOLD), else "hard" when its F1 is below
-    the mean of the types' F1, else "saturated"."""
+    questions and a verdict: "gains" (gain ≥ GAIN_THRESHOLD, while the overall gain is above
+    its noise: `helps`), else "below" or "above" the `overall_f1` (today's F1 on all of dev;
+    "above" when equal)."""
     found = {}
     for name, values in by_type.items():
         pairs = [(n, v) for n, v in zip(ns, values, strict=True) if v is not None]
@@ -240,15 +262,13 @@ def type_gains(
         else:
             gain, slope = None, None
         found[name] = {"f1": last, "gain": gain, "slope_per_1000": slope, "fit": fit.as_dict()}
-    if found:
-        mean_f1 = sum(row["f1"] for row in found.values()) / len(found)
-        for row in found.values():
-            if row["gain"] is not None and row["gain"] >= GAIN_THRESHOLD:
-                row["verdict"] = "gains"
-            elif row["f1"] < mean_f1:
-                row["verdict"] = "hard"
-            else:
-                row["verdict"] = "saturated"
+    for row in found.values():
+        if helps and row["gain"] is not None and row["gain"] >= GAIN_THRESHOLD:
+            row["verdict"] = "gains"
+        elif overall_f1 is not None and row["f1"] < overall_f1:
+            row["verdict"] = "below"
+        else:
+            row["verdict"] = "above"
     return found
 
 
@@ -257,24 +277,26 @@ def propose_targets(types: Mapping[str, Mapping[str, float | None]]) -> dict[str
 
     `types`: per type, its `share` of today's questions (percent), its `f1` and its `gain`.
     Each type's priority is max(gain, 0) × (100 − F1) / 100: it still has room and more data
-    helps. Its share is multiplied by its priority over the mean priority, bounded to [½, 2],
-    then the shares are scaled to 100 and rounded by largest remainder (ties: by name). With
-    no priority anywhere, today's shares are proposed as they are.
+    helps. Its share (today's shares scaled to 100) is multiplied by its priority over the
+    mean priority, bounded to [½, 2]; the products are then scaled to sum to 100 while each
+    stays within ½ to 2× its share (`_within_bounds`), and rounded to whole percents by
+    largest remainder (ties: by name). With no priority anywhere, today's shares are proposed.
     """
     rows = {k: v for k, v in types.items() if v.get("share")}
     if not rows:
         return {}
+    scale = 100 / sum(v["share"] for v in rows.values())
+    shares = {k: v["share"] * scale for k, v in rows.items()}
     priority = {
         k: max(v.get("gain") or 0.0, 0.0) * (100 - (v.get("f1") or 0.0)) / 100
         for k, v in rows.items()
     }
     mean = sum(priority.values()) / len(priority)
     weights = {}
-    for k, v in rows.items():
-        factor = 1.0 if mean <= 0 else min(2.0, max(0.5, priority[k] / mean))
-        weights[k] = v["share"] * factor
-    total = sum(weights.values())
-    exact = {k: 100 * w / total for k, w in weights.items()}
+    for k in rows:
+        factor = 1.0 if mean <= 0 else min(SHARE_HIGH, max(SHARE_LOW, priority[k] / mean))
+        weights[k] = shares[k] * factor
+    exact = _within_bounds(weights, shares)
     floors = {k: math.floor(v + 1e-9) for k, v in exact.items()}
     left = 100 - sum(floors.values())
     for k in sorted(exact, key=lambda k: (-(exact[k] - floors[k]), k))[:left]:
@@ -282,9 +304,31 @@ def propose_targets(types: Mapping[str, Mapping[str, float | None]]) -> dict[str
     return dict(sorted(floors.items()))
 
 
+def _within_bounds(weights: Mapping[str, float], shares: Mapping[str, float]) -> dict:
+    """Return the weights scaled to sum to 100, each kept within [½, 2] × its share (which sum
+    to 100): clamp(μ × weight) for the one μ that makes them sum to 100, found by bisection
+    (the sum grows with μ from 50 to 200, so it is reached). Scaling alone would push a small
+    type with a large factor past twice its share."""
+
+    def placed(mu: float) -> dict:
+        return {
+            k: min(SHARE_HIGH * shares[k], max(SHARE_LOW * shares[k], mu * w))
+            for k, w in weights.items()
+        }
+
+    low, high = 0.0, 1.0
+    while sum(placed(high).values()) < 100:
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        low, high = (mid, high) if sum(placed(mid).values()) < 100 else (low, mid)
+    return placed(high)
+
+
 def curve_summary(points: Sequence[Mapping], n_today: int) -> dict:
     """Return what the pages show of a finished curve: the F1 fit, the estimates at 2× and 4×
-    today's training questions with their 90 % interval, the per-type gains and the targets.
+    today's training questions with their 90 % interval, whether the gain at 2× is above its
+    noise (`helps`), the per-type gains and the targets (none when it is not).
 
     A point is {"questions", "f1", "exact_match", "per_question_f1": [...], "question_type":
     {type: {"f1", "share"…}}, "answer_type": {…}}, in increasing order of questions.
@@ -300,20 +344,25 @@ def curve_summary(points: Sequence[Mapping], n_today: int) -> dict:
     for row, times in zip(estimates, (1, 2, 4), strict=True):
         row["times"] = times
         row["gain"] = None if row["f1"] is None or today["f1"] is None else row["f1"] - today["f1"]
+    helps = fit.status == OK and gain_above_noise(estimates[1])
+    overall_f1 = points[-1]["f1"] if points else None
     types = {}
     for key in ("question_type", "answer_type"):
         names = sorted({name for p in points for name in p.get(key, {})})
         by_type = {name: [p.get(key, {}).get(name, {}).get("f1") for p in points] for name in names}
-        gains = type_gains(ns, by_type, n_today)
+        gains = type_gains(ns, by_type, n_today, overall_f1=overall_f1, helps=helps)
         last = points[-1].get(key, {}) if points else {}
         for name, row in gains.items():
             row["share"] = last.get(name, {}).get("share")
         types[key] = gains
-    proposal = propose_targets(types.get("question_type", {}))
+    # Noise is no reason to move a campaign's types: nothing is proposed then.
+    proposal = propose_targets(types.get("question_type", {})) if helps else {}
     return {
         "fit": fit.as_dict(),
         "em_fit": em_fit.as_dict(),
         "n_today": n_today,
+        "overall_f1": overall_f1,
+        "helps": helps,
         "estimates": estimates,
         "types": types,
         "proposal": proposal,

@@ -184,3 +184,78 @@ class DatasetAnalysis(CreatedBy, Job):
 
     def __str__(self):
         return f"analysis {self.pk} ({self.status})"
+
+
+class CrossEvaluation(CreatedBy, Job):
+    """A finished baseline run scored on another dataset (docs/experiments.md): the dev or test
+    split of another finished release, or an imported SQuAD-format file (`TrainingFile`), as
+    the FQuAD paper scores a FQuAD-trained model on SQuAD's dev set and back. The results
+    page's cross-dataset matrix shows it as a column beside the run's own release's splits."""
+
+    class Split(models.TextChoices):
+        DEV = "dev", _("dev")
+        TEST = "test", _("test")
+
+    run = models.ForeignKey(BaselineRun, on_delete=models.CASCADE, related_name="cross_evaluations")
+    release = models.ForeignKey(
+        "exports.Release",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="cross_evaluations",
+    )
+    # A release's split; "" for an imported file (all its answerable questions).
+    split = models.CharField(_("split"), max_length=8, choices=Split.choices, blank=True)
+    # A deleted file leaves the figures, under the name it had (`target_label`).
+    training_file = models.ForeignKey(
+        TrainingFile,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="cross_evaluations",
+    )
+    file_key = models.PositiveBigIntegerField(_("file scored"), null=True, blank=True)
+    target_label = models.CharField(_("scored on"), max_length=300)
+    metrics = models.JSONField(_("scores"), default=dict, blank=True)
+    breakdown = models.JSONField(_("scores per question and answer type"), default=dict, blank=True)
+    normalization = models.CharField(_("normalization"), max_length=32, blank=True)
+    normalization_version = models.CharField(_("normalization version"), max_length=16, blank=True)
+
+    class Meta(Job.Meta):
+        verbose_name = _("cross-dataset evaluation")
+        verbose_name_plural = _("cross-dataset evaluations")
+        constraints = [
+            *Job.Meta.constraints,
+            # A release's split, or a file: never both, never neither when recorded.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        release__isnull=False, split__in=["dev", "test"], file_key__isnull=True
+                    )
+                    | models.Q(release__isnull=True, split="", file_key__isnull=False)
+                ),
+                name="evaluation_crossevaluation_one_target",
+            ),
+            # One evaluation per run and target: a second request is refused (409), a failed
+            # one is replaced.
+            models.UniqueConstraint(
+                fields=["run", "release", "split"],
+                condition=models.Q(release__isnull=False),
+                name="evaluation_crossevaluation_one_per_split",
+            ),
+            models.UniqueConstraint(
+                fields=["run", "file_key"],
+                condition=models.Q(file_key__isnull=False),
+                name="evaluation_crossevaluation_one_per_file",
+            ),
+        ]
+
+    def __str__(self):
+        return f"run {self.run_id} on {self.target_label}"
+
+    @property
+    def target_key(self) -> str:
+        """The matrix column this evaluation fills: "release-<id>-<split>" or "file-<id>"."""
+        if self.file_key is not None:
+            return f"file-{self.file_key}"
+        return f"release-{self.release_id}-{self.split}"

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from core.jobs import job_enqueue
 from evaluation.baselines.runs import GPU_KINDS, check_hyperparameters, check_model
+from evaluation.gpu_extra import gpu_extra_problem
 from evaluation.models import BaselineRun
 from exports.models import Release
 
@@ -63,6 +64,8 @@ def _check_entry(entry, *, splits) -> dict:
         except ServiceError as error:
             errors[".model"] = error.errors["model"]
     if kind == BaselineRun.Kind.FINETUNE:
+        if problem := gpu_extra_problem():
+            errors[".kind"] = [problem]
         try:
             clean["hyperparameters"] = check_hyperparameters(entry.get("hyperparameters") or {})
         except ServiceError as error:

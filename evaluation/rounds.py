@@ -27,8 +27,7 @@ from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.baselines.runs import mrqa_contexts
 from evaluation.in_the_loop import answer_scores, is_fooled
-from evaluation.model_names import checkpoint_location, model_location
-from evaluation.models import BaselineRun
+from evaluation.run_predict import run_predict
 
 
 def _rate(part: int, whole: int) -> float | None:
@@ -62,26 +61,6 @@ def _original_answers(questions: list[Question]) -> dict[int, str]:
     return dict(rows)
 
 
-def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, str]:
-    """Predict with a fine-tuned checkpoint (kind finetune) or the model a run evaluated."""
-    try:
-        from evaluation.baselines import qa
-    except ImportError as error:
-        raise RuntimeError(
-            "torch and transformers are not installed on this worker: install the project's "
-            "`gpu` extra on the machine that consumes the gpu queue"
-        ) from error
-    where = run.checkpoint if run.kind == BaselineRun.Kind.FINETUNE else run.model
-    if not where:
-        raise RuntimeError(f"baseline run {run.pk} has no checkpoint to load")
-    if run.kind == BaselineRun.Kind.FINETUNE:
-        model, tokenizer = qa.load_checkpoint(checkpoint_location(where))
-    else:  # a folder of the models folder or a hub name (safetensors only, as runs do)
-        model, tokenizer = qa.load_pretrained(model_location(where))
-    config = qa.TrainConfig(**run.hyperparameters)
-    return qa.predict(model, tokenizer, examples, config)
-
-
 def _predict(model_round: ModelRound, examples: list[dict]) -> dict[str, str]:
     """Return {example id: answer} of the round's model, for all the examples at once."""
     kind = model_round.model_kind
@@ -90,12 +69,7 @@ def _predict(model_round: ModelRound, examples: list[dict]) -> dict[str, str]:
     if kind == ModelKind.SERVER:
         return predict_over_http(model_round.model_url, mrqa_contexts(examples))
     if kind == ModelKind.RUN and model_round.model_run_id:
-        run = model_round.model_run
-        if run.kind == BaselineRun.Kind.LEXICAL:
-            return predict_all(examples)
-        if run.kind == BaselineRun.Kind.HTTP:
-            return predict_over_http(run.model, mrqa_contexts(examples))
-        return _transformers_predict(run, examples)
+        return run_predict(model_round.model_run, examples, in_the_loop=True)
     raise RuntimeError(f"round {model_round.number} has no model to score")
 
 

@@ -2,10 +2,11 @@ from celery import shared_task
 
 from evaluation.analysis import analysis_execute
 from evaluation.baselines.runs import baseline_run_execute
+from evaluation.cross_evaluation import cross_evaluation_execute
 from evaluation.curves import learning_curve_execute
 from evaluation.in_the_loop import model_answers_fill
 from evaluation.model_serving import model_serve
-from evaluation.models import BaselineRun, DatasetAnalysis
+from evaluation.models import BaselineRun, CrossEvaluation, DatasetAnalysis
 from evaluation.rounds import model_round_run
 
 
@@ -67,3 +68,22 @@ def model_round_task(*, job_pk: int) -> None:
 def gpu_model_round_task(*, job_pk: int) -> None:
     """The same for a transformers model (routed to queue gpu by the name's `gpu_` prefix)."""
     model_round_run(job_pk=job_pk)
+
+
+def _cross(job_pk: int) -> None:
+    evaluation = CrossEvaluation.objects.filter(pk=job_pk).select_related("run").first()
+    if evaluation is None or evaluation.is_finished:
+        return
+    cross_evaluation_execute(evaluation=evaluation)
+
+
+@shared_task(acks_late=True)
+def cross_evaluation_task(*, job_pk: int) -> None:
+    """A lexical or HTTP run scored on another dataset (queue default)."""
+    _cross(job_pk)
+
+
+@shared_task(acks_late=True)
+def gpu_cross_evaluation_task(*, job_pk: int) -> None:
+    """A transformers run scored on another dataset (queue gpu by the name's prefix)."""
+    _cross(job_pk)

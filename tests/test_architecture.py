@@ -81,12 +81,13 @@ USE_CASES = {
     "evaluation.in_the_loop",
     "evaluation.curves",
     "evaluation.release_scoring",
+    "evaluation.cross_evaluation",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).
 LATE_IMPORTS = {
     ("evaluation.baselines.runs", "evaluation.baselines.qa"),
-    ("evaluation.rounds", "evaluation.baselines.qa"),
+    ("evaluation.run_predict", "evaluation.baselines.qa"),
     ("evaluation.model_serving", "evaluation.baselines.checkpoints"),
     ("evaluation.model_serving", "evaluation.baselines.training"),
     ("evaluation.curves", "evaluation.baselines.qa"),

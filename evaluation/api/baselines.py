@@ -20,8 +20,9 @@ from evaluation.baselines.runs import (
     training_file_unshare,
     training_files_readable,
 )
+from evaluation.cross_evaluation import cross_evaluation_start
 from evaluation.curves import learning_curve_start
-from evaluation.models import BaselineRun, TrainingFile
+from evaluation.models import BaselineRun, CrossEvaluation, TrainingFile
 from exports.models import Release
 
 # A training file's id in the path (its rows are TrainingFile, not this viewset's runs).
@@ -98,6 +99,54 @@ class BaselineRunCreateSerializer(serializers.Serializer):
         required=False,
         help_text="learning_curve only: percentages of the train questions (default 10, 25, "
         "50, 100), increasing, each in (0, 100].",
+    )
+
+
+class CrossEvaluationSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="message_text", read_only=True)
+    split = serializers.ChoiceField(
+        choices=CrossEvaluation.Split.choices, allow_blank=True, read_only=True
+    )
+    file = serializers.IntegerField(
+        source="file_key",
+        read_only=True,
+        allow_null=True,
+        help_text="The imported file scored on (its id stays after the file is deleted).",
+    )
+
+    class Meta:
+        model = CrossEvaluation
+        fields = [
+            "id",
+            "run",
+            "release",
+            "split",
+            "file",
+            "target_label",
+            "status",
+            "progress",
+            "message",
+            "error",
+            "metrics",
+            "breakdown",
+            "normalization",
+            "normalization_version",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class CrossEvaluationCreateSerializer(serializers.Serializer):
+    """Types only; the rules are the service's. A release and its split, or a file."""
+
+    release = serializers.IntegerField(
+        required=False, help_text="Another finished release, scored on its `split`."
+    )
+    split = serializers.ChoiceField(choices=CrossEvaluation.Split.choices, required=False)
+    file = serializers.IntegerField(
+        required=False, help_text="An imported SQuAD-format file (yours or shared)."
     )
 
 
@@ -183,6 +232,36 @@ class BaselineRunViewSet(JobViewSet):
             train_files=data.get("train_files"),
             as_user=True,
         )
+
+    @extend_schema(
+        methods=["GET"], request=None, responses={200: CrossEvaluationSerializer(many=True)}
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=CrossEvaluationCreateSerializer,
+        responses={201: CrossEvaluationSerializer},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="evaluations", pagination_class=None)
+    def evaluations(self, request, pk=None):
+        """GET: the run's scores on other datasets, oldest first. POST `{release, split}` or
+        `{file}`: score this finished run on another release's dev or test split, or on an
+        imported file (the cross-dataset matrix's columns); 409 if it is already scored there
+        and that has not failed."""
+        run = self.get_object()
+        if request.method == "GET":
+            rows = run.cross_evaluations.order_by("created_at", "pk")[:500]
+            return Response(CrossEvaluationSerializer(rows, many=True).data)
+        payload = CrossEvaluationCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        made = cross_evaluation_start(
+            run=run,
+            release=data.get("release"),
+            split=data.get("split", ""),
+            file=data.get("file"),
+            created_by=request.user,
+        )
+        return Response(CrossEvaluationSerializer(made).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         methods=["GET"], request=None, responses={200: TrainingFileSerializer(many=True)}

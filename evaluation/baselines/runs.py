@@ -47,6 +47,7 @@ from evaluation.answer_types import answer_types
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.baselines.sliding_window import predict_all, predict_all_scored
+from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, no_answer_classification, score, score_v2
 from evaluation.model_names import model_location, model_name_problem
@@ -67,6 +68,7 @@ from exports.services import release_gold, release_storage
 
 SCORED_SPLITS = ("dev", "test")
 GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
+GPU_QUEUE_KINDS = (*GPU_KINDS, BaselineRun.Kind.LEARNING_CURVE)  # (evaluation.curves)
 
 # name: (type, lowest, highest) of the hyper-parameters an admin may set; defaults are the
 # FQuAD paper's (TrainConfig).
@@ -156,6 +158,8 @@ def baseline_run_record(
     """
     if kind not in BaselineRun.Kind.values:
         raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
+    if kind in GPU_QUEUE_KINDS and (problem := gpu_extra_problem()):
+        raise ServiceError({"kind": [problem]})
     if release.status != Release.Status.SUCCEEDED:
         raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
     if not _scored_splits(release):
@@ -213,7 +217,7 @@ def baseline_run_start(
             train_files=train_files,
             as_user=as_user,
         )
-        gpu = kind in GPU_KINDS or kind == BaselineRun.Kind.LEARNING_CURVE  # (evaluation.curves)
+        gpu = kind in GPU_QUEUE_KINDS
         job_enqueue(
             job=run,
             task="evaluation.tasks.gpu_baseline_task" if gpu else "evaluation.tasks.baseline_task",
@@ -554,6 +558,7 @@ def _predict_http(run, split, examples, report):
 
 
 def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
+    """Return (EM/F1, the same per question and answer type) of the predictions (v1.1)."""
     predicted = {k: v for k, v in predictions.items() if k in gold}
     metrics = score(gold, predicted, norm)
     qtypes = question_types(gold)
@@ -563,6 +568,9 @@ def _score(run, split, examples, predictions, gold, norm) -> tuple[dict, dict]:
         "answer_type": score_by(gold, predicted, norm, atypes),
     }
     return metrics, breakdown
+
+
+score_split = _score  # the same scoring for a run scored on another dataset (cross_evaluation)
 
 
 def _answer_type_ids(examples) -> dict[str, str]:
@@ -606,11 +614,16 @@ def _score_v2(run, split, examples, predictions, gold, norm) -> tuple[dict, dict
 
 def _gold_examples(run, split) -> list[dict]:
     """Return the split's examples with the gold answers (test answers may be held back)."""
-    examples = release_examples(run.release, split)
+    return release_gold_examples(run.release, split)
+
+
+def release_gold_examples(release: Release, split: str) -> list[dict]:
+    """Return a release split's examples with the gold answers, held back ones included."""
+    examples = release_examples(release, split)
     if any(e["answers"]["text"] for e in examples):
         return examples
     # Held back: the contexts hold the answer texts; answer types need an offset, so find it.
-    gold = release_gold(release=run.release, split=split)
+    gold = release_gold(release=release, split=split)
     for e in examples:
         texts = gold.get(e["id"], [])
         starts = [e["context"].find(t) for t in texts]
@@ -625,14 +638,10 @@ def _gold_examples(run, split) -> list[dict]:
 
 def _transformers_model(run, report):
     """Return (model, tokenizer, config) for a finetune/evaluate run, trained if asked."""
-    try:
-        from evaluation.baselines import qa
-    except ImportError as error:
-        raise RuntimeError(
-            "torch and transformers are not installed on this worker: install the project's "
-            "`gpu` extra on the machine that consumes the gpu queue"
-        ) from error
+    gpu_extra_require()
     import torch
+
+    from evaluation.baselines import qa
 
     # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})

@@ -96,6 +96,7 @@ def learning_curve_panels(runs, answer_labels=None) -> list[dict]:
                     for p in sorted(curve["points"], key=lambda p: p["questions"])
                 ],
                 "estimates": [e for e in curve.get("estimates", []) if e.get("times", 1) > 1],
+                "double": next((e for e in curve.get("estimates", []) if e.get("times") == 2), {}),
                 "question_types": [
                     {"label": labels.get(k, k), **v}
                     for k, v in sorted(types.get("question_type", {}).items())

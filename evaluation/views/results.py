@@ -1,5 +1,6 @@
 """The results page for admins: baseline runs beside human performance, per split and type."""
 
+import json
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -25,6 +26,12 @@ from evaluation.baselines.runs import (
     training_file_import,
     training_file_unshare,
     training_files_readable,
+)
+from evaluation.cross_evaluation import (
+    cross_evaluation_start,
+    cross_evaluation_targets,
+    cross_evaluations_of,
+    parse_target,
 )
 from evaluation.curves import learning_curve_start
 from evaluation.human import HUMAN_FIGURE
@@ -54,6 +61,9 @@ def _label(run: BaselineRun) -> str:
     return f"#{run.pk} {run.model_name or run.get_kind_display()}"
 
 
+F1_SCALE = 100.0  # every F1 chart: one scale, so that dev and test read alike
+
+
 def _charts(runs, human) -> list[dict]:
     charts = []
     for split in ("dev", "test"):
@@ -62,7 +72,8 @@ def _charts(runs, human) -> list[dict]:
             items.append((_("humans"), round(human[split]["f1"], 1)))
         items += [(_label(r), round(r.metrics[split]["f1"], 1)) for r in runs if split in r.metrics]
         if items:
-            charts.append(bar_chart(_("F1 on %(split)s") % {"split": split}, items))
+            title = _("F1 on %(split)s (scale 0–100)") % {"split": split}
+            charts.append(bar_chart(title, items, top=F1_SCALE))
     return charts
 
 
@@ -87,10 +98,21 @@ def _breakdown_rows(runs, key: str, labels: dict) -> list[dict]:
 MATRIX_RUNS = 200  # the newest finished runs of a release the matrix reads
 
 
+def _source_label(source: dict) -> str:
+    """Name one training source: a release's train split by its name, a file by its name and
+    id (two files may share a name), marked when machine-translated."""
+    if source["type"] != "file":
+        return source["label"]
+    label = _("%(name)s (file #%(id)d)") % {"name": source["label"], "id": source["id"]}
+    if source.get("translated"):
+        label += " · " + _("machine-translated")
+    return label
+
+
 def _training_label(run: BaselineRun) -> str:
     """Name what a run trained on: its sources, the release's own train split, or nothing."""
     if run.train_sources:
-        return " + ".join(source["label"] for source in run.train_sources)
+        return " + ".join(_source_label(source) for source in run.train_sources)
     if run.kind == BaselineRun.Kind.FINETUNE:
         return _("%(name)s · train (this release)") % {
             "name": f"{run.release.name} {run.release.version}"
@@ -108,9 +130,26 @@ def _mode_label(run: BaselineRun) -> str:
     return "—"
 
 
-def _matrix(release) -> list[dict]:
-    """The paper's cross-lingual table for one release: a row per training source (set) and
-    model, its newest finished run's F1/EM on this release's dev and test splits."""
+def _recipe(run: BaselineRun) -> tuple:
+    """Return a run's training recipe, what makes two runs one experiment: its kind, each
+    training source by identity (type, id, machine-translated or not) or the release's own
+    train split, its model and its settings. Names are not identities: two files may share
+    one, and a zero-shot and a translate-train run on them are two rows."""
+    sources = tuple((s["type"], s["id"], bool(s.get("translated"))) for s in run.train_sources)
+    if not sources and run.kind == BaselineRun.Kind.FINETUNE:
+        sources = (("release", run.release_id, False),)
+    settings = json.dumps(run.hyperparameters, sort_keys=True)
+    return (run.kind, run.model, sources, settings)
+
+
+def _settings_label(run: BaselineRun) -> str:
+    return ", ".join(f"{name} {value}" for name, value in sorted(run.hyperparameters.items()))
+
+
+def _matrix(release) -> dict:
+    """The paper's cross-lingual table for one release: a row per training recipe (its newest
+    finished run), its F1/EM on this release's dev and test splits, then a column per other
+    dataset one of these runs was scored on (another release's split, an imported file)."""
     runs = (
         BaselineRun.objects.filter(release=release, status=BaselineRun.Status.SUCCEEDED)
         .exclude(kind=BaselineRun.Kind.LEARNING_CURVE)  # many models: drawn as its curve
@@ -119,20 +158,32 @@ def _matrix(release) -> list[dict]:
     )
     rows, seen = [], set()
     for run in runs:
-        training = _training_label(run)
-        key = (run.kind, run.model_name, training)
+        key = _recipe(run)
         if key in seen:
             continue  # an older run of the same experiment
         seen.add(key)
         rows.append(
             {
                 "run": run,
-                "training": training,
+                "training": _training_label(run),
+                "settings": _settings_label(run),
                 "mode": _mode_label(run),
                 "cells": [run.metrics.get(split) for split in ("dev", "test")],
             }
         )
-    return rows
+    evaluations = cross_evaluations_of([row["run"] for row in rows])
+    columns = {}
+    for found in evaluations.values():
+        for evaluation in found:
+            label = evaluation.target_label
+            if evaluation.file_key is not None:  # two files may share a name
+                label = _source_label({"type": "file", "id": evaluation.file_key, "label": label})
+            columns[evaluation.target_key] = label
+    keys = sorted(columns, key=lambda k: (columns[k], k))
+    for row in rows:
+        by_key = {e.target_key: e for e in evaluations.get(row["run"].pk, [])}
+        row["scored_on"] = [by_key.get(key) for key in keys]
+    return {"rows": rows, "columns": [{"key": k, "label": columns[k]} for k in keys]}
 
 
 def _no_answer_rows(runs) -> list[dict]:
@@ -184,7 +235,22 @@ def results_page(request):
             return _import_file(request, release)
         if request.POST.get("form") in ("training-file-delete", "training-file-unshare"):
             return _manage_file(request, release)
+        if request.POST.get("form") == "cross-evaluation":
+            return _score_elsewhere(request, release)
         return _start_run(request, release)
+    return _render(request, release)
+
+
+def _own(target: dict, release) -> bool:
+    return release is not None and target["value"].startswith(f"release-{release.pk}-")
+
+
+def _render(request, release, *, errors=None, posted=None, status=None, form="baseline"):
+    """Render the page; a refused form comes back as a 4xx naming its fields, as typed, with
+    the same words at the top of the page, where the reader lands after the post."""
+    if errors:
+        messages.error(request, ServiceError(errors).summary())
+    matrix = _matrix(release) if release is not None else {"rows": [], "columns": []}
     page = None
     if release is not None:
         page = baseline_runs_page(release=release, **page_cursors(request.GET))
@@ -206,15 +272,23 @@ def results_page(request):
         "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
         "no_answer_rows": _no_answer_rows(done),
         "kinds": BaselineRun.Kind.choices,
-        "matrix": _matrix(release) if release is not None else [],
+        "matrix": matrix,
+        "cross_targets": [
+            t for t in cross_evaluation_targets(request.user) if not _own(t, release)
+        ],
         "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
         "training_files": list(
             training_files_readable(request.user).select_related("created_by")[:100]
         ),
         "model_rounds": model_rounds_report(),
         "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
+        "errors": (errors or {}) if form == "baseline" else {},
+        "posted": (posted or {}) if form == "baseline" else {},
+        "cross_errors": (errors or {}) if form == "cross" else {},
+        "cross_posted": (posted or {}) if form == "cross" else {},
     }
-    status = page.status if page is not None else 200
+    if status is None:
+        status = page.status if page is not None else 200
     return render(request, "evaluation/results.html", context, status=status)
 
 
@@ -278,6 +352,32 @@ def _manage_file(request, release):
     return redirect(f"{request.path}?release={release.pk}")
 
 
+def _score_elsewhere(request, release):
+    """Score one of the release's finished runs on another dataset (the matrix's columns)."""
+    posted = {"run": request.POST.get("run", ""), "target": request.POST.get("target", "")}
+    try:
+        run_id = parse_id(posted["run"], "run")
+        run = BaselineRun.objects.filter(pk=run_id, release=release).first()
+        if run is None:
+            raise ServiceError({"run": [_("Choose one of this release's finished runs.")]})
+        evaluation = cross_evaluation_start(
+            run=run, **parse_target(posted["target"]), created_by=request.user
+        )
+    except ServiceError as error:
+        return _render(
+            request, release, errors=error.errors, posted=posted, status=error.status, form="cross"
+        )
+    messages.success(
+        request,
+        _("Run #%(run)d is queued to be scored on %(target)s.")
+        % {"run": evaluation.run_id, "target": evaluation.target_label},
+    )
+    return redirect(f"{request.path}?release={release.pk}#matrix-title")
+
+
+STARTED_FIELDS = ("kind", "model", "epochs", "max_steps", "fractions")
+
+
 def _start_run(request, release):
     hyperparameters = {}
     for name in ("epochs", "max_steps"):
@@ -309,9 +409,11 @@ def _start_run(request, release):
                 as_user=True,
             )
     except ServiceError as error:
-        messages.error(request, error.summary())
-    else:
-        messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
+        posted = {name: request.POST.get(name, "") for name in STARTED_FIELDS}
+        for name in ("train_releases", "train_files"):
+            posted[name] = request.POST.getlist(name)
+        return _render(request, release, errors=error.errors, posted=posted, status=error.status)
+    messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
     return redirect(f"{request.path}?release={release.pk}")
 
 

@@ -613,7 +613,8 @@ def test_the_results_page_shows_the_matrix_of_sources_and_splits(client):
         ["Trained on", "r1 dev F1 / EM", "r1 test F1 / EM", "Mode", "Model", "Run"],
         ["Human performance", "—", "—", "—", "—", "—"],
         [
-            "r1 1 · train + SQuAD-fr &lt;mt&gt;", "90.0 / 80.0", "90.0 / 79.0",
+            f"r1 1 · train + SQuAD-fr &lt;mt&gt; (file #{translated.pk}) · machine-translated",
+            "90.0 / 80.0", "90.0 / 79.0",
             "augmented (union of sources)", "camembert-base", f"#{augmented.pk}",
         ],
         [
@@ -630,6 +631,52 @@ def test_the_results_page_shows_the_matrix_of_sources_and_splits(client):
         ],
     ]  # fmt: skip
     assert "SQuAD-fr <mt>" not in html  # escaped everywhere, the form's list included
+
+
+@pytest.mark.django_db
+def test_a_matrix_row_is_a_training_recipe_not_a_file_name(client):
+    """Issue 25 item 13: rows were merged on (kind, model, the sources' names), so a zero-shot
+    and a translate-train run on two files called squad.json showed as one row."""
+    release = make_release(include_test_answers=True)
+    owner = release.created_by
+    original = imported(owner, translated=False, name="squad.json")
+    machine = imported(owner, translated=True, name="squad.json")
+    zero_shot = finished(
+        release, kind="finetune", model="camembert-base", train_files=[original.pk],
+        metrics={"dev": figures(61.0, 50.0)},
+    )  # fmt: skip
+    older = finished(  # the same recipe, older: hidden by the newer run
+        release, kind="finetune", model="camembert-base", train_files=[machine.pk],
+        metrics={"dev": figures(10.0, 5.0)},
+    )  # fmt: skip
+    translate_train = finished(
+        release, kind="finetune", model="camembert-base", train_files=[machine.pk],
+        metrics={"dev": figures(70.0, 60.0)},
+    )  # fmt: skip
+    other_settings = finished(  # the same file and model, other settings: its own row
+        release, kind="finetune", model="camembert-base", train_files=[machine.pk],
+        hyperparameters={"epochs": 2}, metrics={"dev": figures(72.0, 61.0)},
+    )  # fmt: skip
+    BaselineRun.objects.filter(pk=older.pk).update(
+        created_at=BaselineRun.objects.get(pk=zero_shot.pk).created_at
+    )
+    client.cookies["django_language"] = "en"
+    client.force_login(owner)
+    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    assert matrix_rows(html)[2:] == [
+        [
+            f"squad.json (file #{machine.pk}) · machine-translated", "72.0 / 61.0", "—",
+            "translate-train", "camembert-base · epochs 2", f"#{other_settings.pk}",
+        ],
+        [
+            f"squad.json (file #{machine.pk}) · machine-translated", "70.0 / 60.0", "—",
+            "translate-train", "camembert-base", f"#{translate_train.pk}",
+        ],
+        [
+            f"squad.json (file #{original.pk})", "61.0 / 50.0", "—",
+            "zero-shot (trained elsewhere)", "camembert-base", f"#{zero_shot.pk}",
+        ],
+    ]  # fmt: skip
 
 
 @pytest.mark.django_db

@@ -357,3 +357,34 @@ def test_the_leaderboard_human_row_is_the_stored_figure(
     now = client.get(url).content.decode()
     row = re.compile(r'<tr class="row-human".*?</tr>', re.S)
     assert row.search(stored).group(0) == row.search(now).group(0)
+
+
+def chart_bars(html: str) -> dict[str, list[tuple[str, str]]]:
+    """The results page's bar charts: {caption: [(label, bar width in percent of the track)]}."""
+    charts = {}
+    for figure in re.findall(r'<figure class="chart">(.*?)</figure>', html, re.S):
+        caption = re.search(r"<figcaption>(.*?)</figcaption>", figure, re.S).group(1).strip()
+        charts[caption] = re.findall(
+            r'<span class="bar-label">(.*?)</span>.*?<rect width="([\d.]+)"', figure, re.S
+        )
+    return charts
+
+
+def test_every_f1_chart_is_drawn_on_one_scale_from_0_to_100(admin_client, release):
+    """Issue 25 item 10: a test F1 of 5.6 alone on its chart filled the bar."""
+    run = BaselineRun.objects.create(
+        release=release,
+        kind="lexical",
+        status="succeeded",
+        metrics={
+            "dev": {"exact_match": 20.0, "f1": 60.0, "total": 5},
+            "test": {"exact_match": 1.0, "f1": 5.6, "total": 5},
+        },
+    )
+    admin_client.cookies["django_language"] = "en"
+    charts = chart_bars(admin_client.get(f"{RESULTS}?release={release.pk}").content.decode())
+    label = f"#{run.pk} sliding window (lexical, CPU)"
+    assert {k: v for k, v in charts.items() if k != "F1 on dev (scale 0–100)"} == {
+        "F1 on test (scale 0–100)": [(label, "5.6")]
+    }
+    assert charts["F1 on dev (scale 0–100)"][-1] == (label, "60.0")

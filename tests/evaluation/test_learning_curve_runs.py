@@ -347,9 +347,13 @@ def finished_curve(release: Release, campaign: Campaign, **changes) -> BaselineR
         "fit": {"status": "ok", "a": 85.0, "b": 300.0, "c": 0.5, "rmse": 0.0, "points": 4},
         "estimates": [
             {"times": 1, "n": 1000, "f1": 75.51, "low": 74.0, "high": 77.0, "gain": 0.0},
-            {"times": 2, "n": 2000, "f1": 78.29, "low": 75.04, "high": 80.12, "gain": 2.78},
-            {"times": 4, "n": 4000, "f1": 80.26, "low": 76.5, "high": 82.91, "gain": 4.75},
+            {"times": 2, "n": 2000, "f1": 78.29, "low": 75.04, "high": 80.12, "gain": 2.78}
+            | {"gain_low": 1.5, "gain_high": 3.9},
+            {"times": 4, "n": 4000, "f1": 80.26, "low": 76.5, "high": 82.91, "gain": 4.75}
+            | {"gain_low": 2.6, "gain_high": 6.7},
         ],
+        "helps": True,
+        "overall_f1": 75.51,
         "types": {
             "question_type": {
                 "why": {
@@ -363,13 +367,13 @@ def finished_curve(release: Release, campaign: Campaign, **changes) -> BaselineR
                     "f1": 90.0,
                     "gain": 0.2,
                     "slope_per_1000": 0.1,
-                    "verdict": "saturated",
+                    "verdict": "above",
                     "share": 75.0,
                 },
             },
-            "answer_type": {"date": {"f1": 80.0, "gain": 0.0, "verdict": "saturated"}},
+            "answer_type": {"date": {"f1": 80.0, "gain": 0.0, "verdict": "above"}},
         },
-        "proposal": {"who": 43, "why": 57},
+        "proposal": {"who": 50, "why": 50},
         "campaigns": {str(campaign.pk): 20},
     }
     curve |= changes
@@ -394,7 +398,7 @@ def test_the_results_page_plots_a_finished_curve_with_its_estimate(client):
     page = client.get(f"/manage/results/?release={release.pk}")
     html = page.content.decode()
     # A curve is many models: the cross-dataset matrix (one model a row) leaves it out.
-    assert page.context["matrix"] == []
+    assert page.context["matrix"]["rows"] == []
     assert f'id="learning-curve-chart-{run.pk}"' in html
     assert f'<title id="learning-curve-chart-{run.pk}-title">' in html
     assert (
@@ -403,8 +407,9 @@ def test_the_results_page_plots_a_finished_curve_with_its_estimate(client):
     ) in html
     assert html.count('class="estimate-row"') == 2
     assert f'id="learning-curve-types-{run.pk}"' in html
-    assert "gains from more data" in html and "already good" in html
-    assert "why (pourquoi) 57 %" in html
+    assert "gains from more data" in html and "above the overall F1 (75.5)" in html
+    assert "why (pourquoi) 50 %" in html
+    assert f'id="learning-curve-noise-{run.pk}"' not in html
 
 
 @pytest.mark.django_db
@@ -432,8 +437,8 @@ def test_the_dashboard_loads_the_estimate_beside_the_annotation_cost(client):
         "At 2× (2,000 questions): F1 ≈ 78.3 (90 %: 75.0–80.1); "
         "at 4× (4,000 questions): F1 ≈ 80.3 (90 %: 76.5–82.9)."
     ) in part
-    assert 'name="target_why" inputmode="numeric" value="57"' in part
-    assert 'name="target_who" inputmode="numeric" value="43"' in part
+    assert 'name="target_why" inputmode="numeric" value="50"' in part
+    assert 'name="target_who" inputmode="numeric" value="50"' in part
     # Another campaign is not covered by the curve.
     other = campaign_create(name="Other")
     assert (
@@ -487,7 +492,7 @@ def test_the_estimate_and_the_targets_through_the_api():
         run.pk,
         1000,
         2.78,
-        {"who": 43, "why": 57},
+        {"who": 50, "why": 50},
     )
     assert body["seconds_per_question"] == pytest.approx(body["hours"] * 3600 / 1000)
     assert api.get("/api/v1/campaigns/999999/learning-estimate/").status_code == 404
@@ -495,13 +500,62 @@ def test_the_estimate_and_the_targets_through_the_api():
     shown = api.get(f"/api/v1/baseline-runs/{run.pk}/").json()["curve"]
     assert [p["questions"] for p in shown["points"]] == [100, 250, 500, 1000]
     assert all("per_question_f1" not in p for p in shown["points"])
-    assert shown["proposal"] == {"who": 43, "why": 57}
+    assert shown["proposal"] == {"who": 50, "why": 50}
     saved = api.post(url + "targets/", {"question_type_targets": {"why": 30}}, format="json")
     assert (saved.status_code, saved.json()) == (200, {"question_type_targets": {"why": 30}})
     bad = api.post(url + "targets/", {"question_type_targets": {"pourquoi": 30}}, format="json")
     assert (bad.status_code, list(bad.json()["errors"])) == (400, ["question_type_targets"])
     campaign.refresh_from_db()
     assert campaign.question_type_targets == {"why": 30}
+
+
+@pytest.mark.django_db
+def test_a_gain_within_its_noise_says_more_data_would_not_help_and_proposes_nothing(client):
+    """Issue 25 item 12: a flat tiny-model curve said "About 52.1 more hours for +0.0 F1"."""
+    release = make_release()
+    campaign = Campaign.objects.get()
+    flat = {"times": 2, "n": 2000, "f1": 5.54, "low": 4.13, "high": 6.79, "gain": 0.05}
+    run = finished_curve(
+        release,
+        campaign,
+        helps=False,
+        overall_f1=5.49,
+        proposal={},
+        estimates=[
+            {"times": 1, "n": 1000, "f1": 5.49, "low": 4.1, "high": 6.72, "gain": 0.0},
+            flat | {"gain_low": 0.0, "gain_high": 0.11},
+            {"times": 4, "n": 4000, "f1": 5.6, "low": 4.19, "high": 6.84, "gain": 0.11}
+            | {"gain_low": 0.0, "gain_high": 0.22},
+        ],
+        types={
+            "question_type": {
+                "how_many": {"f1": 14.0, "gain": 0.4, "verdict": "above", "share": 6.8},
+                "what": {"f1": 3.0, "gain": 0.0, "verdict": "below", "share": 93.2},
+            },
+            "answer_type": {},
+        },
+    )
+    client.force_login(release.created_by)
+    client.cookies["django_language"] = "en"
+    part = client.get(
+        f"/manage/campaigns/{campaign.pk}/learning-estimate/", HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert (
+        "<strong>More data of this kind would not help.</strong> Doubling the 1,000 training "
+        f"questions (learning curve #{run.pk}) is estimated at +0.1 F1, within the noise of "
+        "the dev questions (90 %: +0.0 to +0.1)."
+    ) in part
+    assert "more hours" not in part
+    assert 'id="learning-targets-none"' in part
+    assert 'name="target_how_many" inputmode="numeric" value=""' in part
+    assert "above the overall F1 (5.5)" in part and "below the overall F1 (5.5)" in part
+    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    assert (
+        f'<p class="learning-curve-noise" id="learning-curve-noise-{run.pk}"><strong>More data '
+        "of this kind would not help.</strong> The F1 gained at 2× (+0.1) is within the noise "
+        "of the dev questions (90 %: +0.0 to +0.1): no question-type targets are proposed.</p>"
+    ) in html
+    assert f'id="learning-curve-proposal-{run.pk}"' not in html
 
 
 @pytest.mark.django_db
@@ -515,7 +569,7 @@ def test_a_flat_curve_or_one_with_too_few_points_says_so(client):
     page = client.get(f"/manage/results/?release={release.pk}")
     html = page.content.decode()
     # A curve is many models: the cross-dataset matrix (one model a row) leaves it out.
-    assert page.context["matrix"] == []
+    assert page.context["matrix"]["rows"] == []
     assert f'id="learning-curve-chart-{run.pk}"' in html
     assert "The curve is flat: training on more of these questions did not raise dev F1" in html
     assert (
