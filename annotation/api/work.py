@@ -58,9 +58,7 @@ def submit_response(user, data, *, pk) -> Response:
     if lease.kind == Lease.Kind.ANSWER:
         return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
     if lease.kind == Lease.Kind.REVIEW:
-        review = Review.objects.select_related("reviewer", "question", "revision").get(
-            pk=review.pk
-        )
+        review = Review.objects.select_related("reviewer", "question", "revision").get(pk=review.pk)
         return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)
     author = user.username
     return Response(
