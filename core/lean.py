@@ -114,8 +114,13 @@ def lean_post(drf_view, handler: Handler, *, permissions: list, body: bool) -> C
 
 
 def _json_body(request) -> bool:
-    """Whether the body is JSON in UTF-8, as DRF's JSON parser reads it without a charset."""
+    """Whether the body is JSON in UTF-8, as DRF's JSON parser reads it without a charset, of
+    a length given and within `DATA_UPLOAD_MAX_MEMORY_SIZE`: DRF reads the body as a stream,
+    which that limit does not apply to, where `request.body` (read here) would refuse it."""
     if request.content_type != "application/json":
+        return False
+    length, limit = request.META.get("CONTENT_LENGTH", ""), settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if not length.isdigit() or (limit is not None and int(length) > limit):
         return False
     charset = request.content_params.get("charset")
     return charset is None or charset.lower() == settings.DEFAULT_CHARSET.lower()

@@ -170,6 +170,25 @@ def test_what_the_lean_way_leaves_to_drf_is_drfs_answer(campaign, paragraphs, an
     assert Question.objects.count() == 0
 
 
+def test_a_body_past_the_upload_limit_answers_what_drf_answers(
+    campaign, paragraphs, annotators, settings
+):
+    """Past DATA_UPLOAD_MAX_MEMORY_SIZE the lean way leaves the body to DRF, which answers
+    what Django answers (400), and nothing is stored."""
+    client = _token_client(annotators[0])
+    lease = _claim(client, campaign).json()
+    paragraph = next(p for p in paragraphs if p.pk == lease["paragraph"]["id"])
+    body = {"questions": good_questions(paragraph)}
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    lean, drf = _submit(client, lease["id"], body), _submit(client, lease["id"], body, drf=True)
+    # Django's error page, whose CSRF token differs from one rendering to the next
+    assert _answer(lean)[:2] == _answer(drf)[:2]
+    assert lean.status_code == 400
+    assert Question.objects.count() == 0
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+    assert _submit(client, lease["id"], body).status_code == 201
+
+
 def test_text_with_the_array_syntax_is_stored_as_typed(campaign, annotators):
     """The arrays of the submission's statement go as PostgreSQL text: quotes, backslashes,
     braces, commas, spaces and the word NULL arrive as typed."""
