@@ -27,6 +27,7 @@ one at a time.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 
 from django.db import connection
 
@@ -156,9 +157,19 @@ def _held(row) -> tuple[Lease, bool]:
 
 
 def _claim_postgresql(kind: str, params: dict) -> tuple[Lease, bool] | None:
+    with prepared_cursor() as cursor:
+        cursor.execute(_claim_statement(kind), params)
+        row = cursor.fetchone()
+    return None if row is None else _held(row)
+
+
+@cache
+def _claim_statement(kind: str) -> str:
+    """The claim's one statement on PostgreSQL, made once per kind (its text depends on the
+    models only)."""
     skip = " SKIP LOCKED"
     lease_columns = columns(Lease)
-    sql = f"""
+    return f"""
         WITH mine AS ({_mine_sql()} LIMIT 1),
         revivable AS (
             {_revivable_sql(kind)} AND NOT EXISTS (SELECT 1 FROM mine)
@@ -190,10 +201,6 @@ def _claim_postgresql(kind: str, params: dict) -> tuple[Lease, bool] | None:
         FROM held h JOIN corpus_paragraph p ON p.id = h.paragraph_id
         JOIN corpus_article a ON a.id = p.article_id
         LEFT JOIN annotation_question q ON q.id = h.question_id"""
-    with prepared_cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else _held(row)
 
 
 def _claim_sqlite(kind: str, params: dict) -> tuple[int, bool] | None:
@@ -317,17 +324,8 @@ def leases_expire(*, campaign, now: datetime) -> None:
 def lease_lock(*, lease_pk: int) -> Lease | None:
     """Lock one lease row for the rest of the transaction; read with its campaign, paragraph,
     article and question (not locked) in the same statement."""
-    lock = " FOR UPDATE OF l" if connection.vendor == "postgresql" else ""
-    sql = f"""
-        SELECT {columns(Lease, "l")}, {columns(Campaign, "c")}, {columns(Paragraph, "p")},
-            {columns(Article, "a")}, {columns(Question, "q")}
-        FROM annotation_lease l JOIN annotation_campaign c ON c.id = l.campaign_id
-        JOIN corpus_paragraph p ON p.id = l.paragraph_id
-        JOIN corpus_article a ON a.id = p.article_id
-        LEFT JOIN annotation_question q ON q.id = l.question_id
-        WHERE l.id = %s{lock}"""
     with prepared_cursor() as cursor:
-        cursor.execute(sql, [lease_pk])
+        cursor.execute(_lease_lock_statement(connection.vendor), [lease_pk])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -339,6 +337,20 @@ def lease_lock(*, lease_pk: int) -> Lease | None:
     if question is not None:
         question.paragraph = paragraph
     return lease
+
+
+@cache
+def _lease_lock_statement(vendor: str) -> str:
+    """`lease_lock`'s statement, made once per backend."""
+    lock = " FOR UPDATE OF l" if vendor == "postgresql" else ""
+    return f"""
+        SELECT {columns(Lease, "l")}, {columns(Campaign, "c")}, {columns(Paragraph, "p")},
+            {columns(Article, "a")}, {columns(Question, "q")}
+        FROM annotation_lease l JOIN annotation_campaign c ON c.id = l.campaign_id
+        JOIN corpus_paragraph p ON p.id = l.paragraph_id
+        JOIN corpus_article a ON a.id = p.article_id
+        LEFT JOIN annotation_question q ON q.id = l.question_id
+        WHERE l.id = %s{lock}"""
 
 
 def question_lock(*, question_pk: int) -> Question | None:

@@ -91,8 +91,25 @@ class _Phase(NamedTuple):
     sampled: int
 
 
+# The fractions of the rates seen so far, by (type, value): a submission decides several
+# questions at the campaign's one or two rates, and `Fraction(Decimal)` is the slow part.
+_EXACT: dict[tuple[type, Rate], Fraction] = {}
+_EXACT_MAX = 1024
+
+
 def as_fraction(rate: Rate, *, name: str = "rate") -> Fraction:
     """Return `rate` as an exact fraction in [0, 1]; a float as the nearest n/d with d <= 1000."""
+    try:
+        return _EXACT[type(rate), rate]
+    except (KeyError, TypeError):  # not seen yet, or not hashable (a signalling NaN)
+        pass
+    exact = _as_fraction(rate, name=name)
+    if len(_EXACT) < _EXACT_MAX:
+        _EXACT[type(rate), rate] = exact
+    return exact
+
+
+def _as_fraction(rate: Rate, *, name: str) -> Fraction:
     if isinstance(rate, bool) or not isinstance(rate, Fraction | Decimal | float | int):
         raise TypeError(f"{name} must be a Fraction, Decimal, float or int, not {rate!r}")
     try:
@@ -108,8 +125,17 @@ def as_fraction(rate: Rate, *, name: str = "rate") -> Fraction:
 
 def allowed_band(*, count: int, rate: Rate) -> tuple[int, int]:
     """Return the (lowest, highest) number of samples allowed among `count` questions."""
-    exact = as_fraction(rate) * count
+    p = as_fraction(rate)
+    if isinstance(count, int):
+        return _band(count, p.numerator, p.denominator)
+    exact = p * count
     return math.floor(exact), math.ceil(exact)
+
+
+def _band(count: int, n: int, d: int) -> tuple[int, int]:
+    """floor and ceil of n·count/d, in integers (what `allowed_band` computes with Fractions)."""
+    scaled = n * count
+    return scaled // d, -(-scaled // d)
 
 
 def pick_chance(*, seen: int, sampled: int, rate: Rate) -> Fraction:
@@ -117,19 +143,25 @@ def pick_chance(*, seen: int, sampled: int, rate: Rate) -> Fraction:
 
     0 or 1 when the invariant forces the answer, strictly between otherwise (module docstring).
     """
-    p = as_fraction(rate)
+    return Fraction(*_chance(seen=seen, sampled=sampled, p=as_fraction(rate)))
+
+
+def _chance(*, seen: int, sampled: int, p: Fraction) -> tuple[int, int]:
+    """`pick_chance` as (numerator, denominator) in lowest terms, computed in integers: with
+    p = n/d and r = n·seen − d·floor(p·seen) (so the part past a whole number is r/d), the
+    module docstring's q = p / (1 − f) is n / (d − r), and (f + p − 1) / f is (r + n − d) / r."""
     _check_counts(seen=seen, sampled=sampled)
     _check_band(seen=seen, sampled=sampled, rate=p)
-    next_low, next_high = allowed_band(count=seen + 1, rate=p)
+    n, d = p.numerator, p.denominator
+    next_low, next_high = _band(seen + 1, n, d)
     if sampled + 1 > next_high:
-        return Fraction(0)
+        return 0, 1
     if sampled < next_low:
-        return Fraction(1)
-    low = math.floor(p * seen)
-    behind = p * seen - low
-    if sampled == low:
-        return p / (1 - behind)
-    return (behind + p - 1) / behind
+        return 1, 1
+    low, behind = divmod(n * seen, d)
+    top, bottom = (n, d - behind) if sampled == low else (behind + n - d, behind)
+    common = math.gcd(top, bottom)
+    return top // common, bottom // common
 
 
 def should_sample(
@@ -158,10 +190,10 @@ def should_sample(
         warmup=warmup,
         warmup_rate=warmup_rate,
     )
-    chance = pick_chance(seen=phase.seen, sampled=phase.sampled, rate=phase.rate)
-    if chance in (0, 1):
-        return chance == 1
-    return _draw(chance, key=key, seed=seed, position=seen + 1)
+    top, bottom = _chance(seen=phase.seen, sampled=phase.sampled, p=phase.rate)
+    if top in (0, bottom):  # forced: 0 or 1
+        return top == bottom
+    return _draw_ratio(top, bottom, key=key, seed=seed, position=seen + 1)
 
 
 def sample_sequence(
@@ -225,11 +257,16 @@ def _warmup_total(*, warmup: int, warmup_rate: Fraction, key: str, seed: int) ->
 
 def _draw(chance: Fraction, *, key: str, seed: int, position: int) -> bool:
     """Return True with probability `chance`, reproducibly for (seed, key, position)."""
+    return _draw_ratio(chance.numerator, chance.denominator, key=key, seed=seed, position=position)
+
+
+def _draw_ratio(numerator: int, denominator: int, *, key: str, seed: int, position: int) -> bool:
+    """`_draw` of numerator/denominator in lowest terms (a Fraction's own)."""
     digest = hashlib.blake2b(f"{seed}:{key}:{position}".encode(), digest_size=16).digest()
     # A private generator seeded from the hash: reproducible, and never the global one. Audit
     # sampling needs fairness, not secrecy, so the Mersenne Twister is the right tool.
     rng = random.Random(int.from_bytes(digest, "big"))  # noqa: S311
-    return rng.randrange(chance.denominator) < chance.numerator
+    return rng.randrange(denominator) < numerator
 
 
 def _check_counts(*, seen: int, sampled: int) -> None:
@@ -249,7 +286,7 @@ def _check_band(*, seen: int, sampled: int, rate: Fraction, shift=(0, 0), detail
     `shift` is the (questions, samples) of the warm-up, added back so the message shows the
     counters the caller passed.
     """
-    low, high = allowed_band(count=seen, rate=rate)
+    low, high = _band(seen, rate.numerator, rate.denominator)
     if low <= sampled <= high:
         return
     questions, samples = shift

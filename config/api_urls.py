@@ -1,8 +1,8 @@
-from django.urls import path
+from django.urls import URLPattern, path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, TokenView, UsersImportView
-from annotation.api.campaigns import CampaignViewSet
+from annotation.api.campaigns import CampaignViewSet, leases_response
 from annotation.api.differences import (
     DifferenceLabelsView,
     DifferenceSampleView,
@@ -10,8 +10,10 @@ from annotation.api.differences import (
 )
 from annotation.api.quality import AnnotatorPauseView, QualityView
 from annotation.api.questions import QuestionViewSet
-from annotation.api.work import LeaseViewSet
+from annotation.api.work import LeaseViewSet, submit_response
 from core.api import WorkerCheckViewSet
+from core.lean import lean_post
+from core.permissions import IsAnnotator, IsAnnotatorOrReviewer
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api.analyses import DatasetAnalysisViewSet
 from evaluation.api.baselines import BaselineRunViewSet
@@ -36,6 +38,24 @@ router.register("releases", ReleaseViewSet, basename="release")
 router.register("release-schedules", ReleaseScheduleViewSet, basename="release-schedule")
 router.register("baseline-runs", BaselineRunViewSet, basename="baseline-run")
 router.register("analyses", DatasetAnalysisViewSet, basename="analysis")
+
+# The work loop's two hot calls, a claim and a submission, served the lean way when they are
+# the common case (core/lean.py): the same URLs, names, schema and answers.
+LEAN = {
+    "campaign-leases": (leases_response, [IsAnnotator], False),
+    "lease-submit": (submit_response, [IsAnnotatorOrReviewer], True),
+}
+
+
+def _lean(pattern):
+    """The router's pattern, its view wrapped by `lean_post` if it is one of LEAN (not the
+    format-suffix variant: a `.json` suffix goes DRF's way)."""
+    if pattern.name not in LEAN or "format" in pattern.pattern.regex.groupindex:
+        return pattern
+    handler, permissions, body = LEAN[pattern.name]
+    view = lean_post(pattern.callback, handler, permissions=permissions, body=body)
+    return URLPattern(pattern.pattern, view, pattern.default_args, pattern.name)
+
 
 urlpatterns = [
     # Before the router: its format-suffix routes would read "hf-dev.jsonl" as name + format.
@@ -75,5 +95,5 @@ urlpatterns = [
         name="campaign-learning-targets",
     ),
     path("leases/<str:pk>/attempts/", LeaseAttemptsView.as_view(), name="lease-attempts"),
-    *router.urls,
+    *(_lean(pattern) for pattern in router.urls),
 ]

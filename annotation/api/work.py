@@ -33,6 +33,40 @@ def lease_response(lease: Lease, created: bool | None = None) -> Response:
     return Response(lease_data(lease), status=code)
 
 
+def lease_of(user, pk, *, lock: bool = False) -> Lease:
+    """The person's lease `pk` (a 404 naming `lease` for an id that is not one)."""
+    try:
+        lease_pk = parse_id(pk, "lease")
+    except ServiceError:
+        raise ServiceError({"lease": [_("No such lease.")]}, status=404) from None
+    return lease_get(lease_pk=lease_pk, annotator=user, lock=lock)
+
+
+def submit_response(user, data, *, pk) -> Response:
+    """`POST /leases/{pk}/submit/`: the view's work, also called by the lean way
+    (`core.lean.lean_post`, config/api_urls.py) with the same user and body."""
+    data = data if isinstance(data, dict) else None
+    with transaction.atomic():
+        lease = lease_of(user, pk, lock=True)
+        if lease.kind == Lease.Kind.ANSWER:
+            answer = answer_submit(lease=lease, data=data, locked=True)
+        elif lease.kind == Lease.Kind.REVIEW:
+            review = review_submit(lease=lease, data=data, locked=True)
+        else:
+            questions = data.get("questions") if data else None
+            stored = questions_submit(lease=lease, questions=questions, locked=True)
+    if lease.kind == Lease.Kind.ANSWER:
+        return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
+    if lease.kind == Lease.Kind.REVIEW:
+        review = Review.objects.select_related("reviewer", "question", "revision").get(pk=review.pk)
+        return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)
+    author = user.username
+    return Response(
+        [written_data(question, author) for question in stored],
+        status=status.HTTP_201_CREATED,
+    )
+
+
 class LeaseViewSet(viewsets.GenericViewSet):
     """A person's own leases, of any kind: read, save a draft, submit, give back.
 
@@ -48,11 +82,7 @@ class LeaseViewSet(viewsets.GenericViewSet):
         return Lease.objects.none()
 
     def _lease(self, pk, *, lock: bool = False) -> Lease:
-        try:
-            lease_pk = parse_id(pk, "lease")
-        except ServiceError:
-            raise ServiceError({"lease": [_("No such lease.")]}, status=404) from None
-        return lease_get(lease_pk=lease_pk, annotator=self.request.user, lock=lock)
+        return lease_of(self.request.user, pk, lock=lock)
 
     def retrieve(self, request, pk=None):
         return lease_response(self._lease(pk))
@@ -83,28 +113,7 @@ class LeaseViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def submit(self, request, pk=None):
-        data = request.data if isinstance(request.data, dict) else None
-        with transaction.atomic():
-            lease = self._lease(pk, lock=True)
-            if lease.kind == Lease.Kind.ANSWER:
-                answer = answer_submit(lease=lease, data=data, locked=True)
-            elif lease.kind == Lease.Kind.REVIEW:
-                review = review_submit(lease=lease, data=data, locked=True)
-            else:
-                questions = data.get("questions") if data else None
-                stored = questions_submit(lease=lease, questions=questions, locked=True)
-        if lease.kind == Lease.Kind.ANSWER:
-            return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
-        if lease.kind == Lease.Kind.REVIEW:
-            review = Review.objects.select_related("reviewer", "question", "revision").get(
-                pk=review.pk
-            )
-            return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)
-        author = request.user.username
-        return Response(
-            [written_data(question, author) for question in stored],
-            status=status.HTTP_201_CREATED,
-        )
+        return submit_response(request.user, request.data, pk=pk)
 
     @extend_schema(request=LeaseReleaseSerializer, responses=LeaseSerializer)
     @action(detail=True, methods=["post"])

@@ -67,10 +67,14 @@ def _counter_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
     return counter
 
 
-def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[bool]:
+def review_sample(
+    *, campaign: Campaign, annotator_id: int, count: int, along: list | None = None
+) -> list[bool]:
     """Decide, in order, whether each of the annotator's next `count` questions is audited.
 
-    Must run inside the transaction that stores the questions.
+    Must run inside the transaction that stores the questions. With `along` (a list), the
+    counter's update is added to it, as (SQL, parameters), instead of sent: the caller runs it
+    in that transaction (`questions_store`'s `along`).
     """
     counter = _counter_locked(campaign, annotator_id)
     decisions = []
@@ -87,15 +91,24 @@ def review_sample(*, campaign: Campaign, annotator_id: int, count: int) -> list[
         decisions.append(picked)
         counter.seen += 1
         counter.sampled += picked
-    kept = ["epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before"]
-    with prepared_cursor() as cursor:
-        cursor.execute(
-            "UPDATE annotation_reviewcounter SET "
-            + ", ".join(f"{name} = %s" for name in kept)
-            + " WHERE id = %s",
-            [*(param(ReviewCounter, name, getattr(counter, name)) for name in kept), counter.pk],
-        )
+    update = (
+        _COUNTER_UPDATE,
+        [*(param(ReviewCounter, name, getattr(counter, name)) for name in _KEPT), counter.pk],
+    )
+    if along is not None:
+        along.append(update)
+    else:
+        with prepared_cursor() as cursor:
+            cursor.execute(*update)
     return decisions
+
+
+_KEPT = ("epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before")
+_COUNTER_UPDATE = (
+    "UPDATE annotation_reviewcounter SET "
+    + ", ".join(f"{name} = %s" for name in _KEPT)
+    + " WHERE id = %s"
+)
 
 
 def first_revisions(questions: list[Question], answers: list[Answer]) -> list[QuestionRevision]:

@@ -26,7 +26,6 @@ from annotation.validation import Asked, check_questions, same_text
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
 from core.roles import Role
-from core.rows import prepared_cursor
 from corpus.models import Paragraph
 
 MAX_DRAFT_BYTES = 64_000
@@ -279,9 +278,13 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
         raise ServiceError(errors)
     reopen_expired(lease)
     now = timezone.now()
-    _lease_sent(lease.pk, now)
-    sampled = review_sample(campaign=campaign, annotator_id=lease.annotator_id, count=len(clean))
+    # The lease marked sent and the review counter saved go with the questions' statement.
+    along = [_lease_sent(lease.pk, now)]
+    sampled = review_sample(
+        campaign=campaign, annotator_id=lease.annotator_id, count=len(clean), along=along
+    )
     stored = questions_store(
+        along=along,
         campaign=campaign,
         questions=[
             NewQuestion(
@@ -315,19 +318,15 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     return stored
 
 
-def _lease_sent(lease_pk: int, now) -> None:
-    """Mark a lease submitted: one hand-written statement, prepared on PostgreSQL (the ORM's
-    `update()` compiled it again on every submission); the time adapted as the ORM adapts it
-    for the backend (SQLite keeps naive UTC text)."""
-    with prepared_cursor() as cursor:
-        cursor.execute(
-            "UPDATE annotation_lease SET status = %s, finished_at = %s WHERE id = %s",
-            [
-                str(Lease.Status.SUBMITTED),
-                connection.ops.adapt_datetimefield_value(now),
-                lease_pk,
-            ],
-        )
+def _lease_sent(lease_pk: int, now) -> tuple[str, list]:
+    """The statement that marks a lease submitted, for `questions_store` to run (`along`):
+    hand-written, prepared on PostgreSQL (the ORM's `update()` compiled it again on every
+    submission); the time adapted as the ORM adapts it for the backend (SQLite keeps naive
+    UTC text)."""
+    return (
+        "UPDATE annotation_lease SET status = %s, finished_at = %s WHERE id = %s",
+        [str(Lease.Status.SUBMITTED), connection.ops.adapt_datetimefield_value(now), lease_pk],
+    )
 
 
 def questions_write(*, campaign: Campaign, paragraph: Paragraph, annotator, questions):
