@@ -202,7 +202,29 @@ ISSUE_25 = [
         "le second massif forestier continu de la planète",  # "forestier" tagged ADJ
         "common_noun",
     ),
+    (
+        "Pour le vin, la France est en tête. En ce qui concerne le fromage, elle en est le "
+        "premier producteur mondial.",
+        "En ce qui concerne le fromage, elle en est le premier producteur mondial",
+        "verb",  # a subject pronoun after the opening phrase's comma
+    ),
+    ("En 1989, il est sélectionné au 23e rang du repêchage.", "23e rang", "number"),
+    ("Il termine à la troisième place du classement.", "la troisième place", "number"),
+    ("L'usine produit la GAZ-69, une voiture robuste.", "GAZ-69", "other_entity"),  # digits
+    ("La gare est desservie par le RER B depuis 1977.", "le RER B", "other_entity"),  # LOC
     # guards, right before and after
+    ("Il part vivre aux USA en 1990.", "aux USA", "place"),
+    (
+        "Ils visitent la ville, qui se trouve sur la côte, puis repartent.",
+        "la ville, qui se trouve sur la côte",
+        "common_noun",
+    ),
+    (
+        "Le livre qu'il a écrit en prison est célèbre.",
+        "Le livre qu'il a écrit en prison",
+        "common_noun",
+    ),
+    ("Le stade compte 80 018 places assises.", "80 018", "number"),
     ("La famille s'installe à Calais puis à Amiens.", "Amiens", "place"),
     ("Le pays vote pour l'Iran et le Liban.", "le Liban", "place"),
     ("Le roi François visite la ville en 1530.", "François", "person"),
