@@ -23,12 +23,14 @@ Precedence, first match wins (`classify_answer`):
        number that counts the noun after it in the context ("1500 habitants")  → date
     3. a clause: the head has its subject inside the answer ("L'expérience est un succès",
        headed by "succès" with its copula; a subject hung on the copula counts), or the
-       answer opens with a noun phrase and its finite verb ("Neuf hebdomadaires sont
-       fondés…", where the parse lost the link)                 → verb
+       answer opens, or goes on after its first comma, with a subject and its finite verb
+       ("Neuf hebdomadaires sont fondés…", where the parse lost the link; "En ce qui
+       concerne les services, elle en est…")                     → verb
     4. an address: a number, a street noun, a name ("12, square Grimmaurd")  → place
     5. a quantity: the first content token ("environ" and an ordinal before a noun set
-       aside) or the head is a number ("14,2 milliards", "Trois", "une trentaine", a rank
-       alone: "septième", "18e"), or "un"/"une" counts a unit ("une heure et demie") → number
+       aside) or the head is a number ("14,2 milliards", "Trois", "une trentaine", a rank:
+       "septième", "18e", "au 23e rang"; not a name with digits: "GAZ-69"), or "un"/"une"
+       counts a unit ("une heure et demie")                     → number
     6. a class noun followed by a name ("le général Michel Jorant", "île Saint-Jean", "le
        traité de Verdun", "la colline de la Vierge", "la dynastie des Capétiens", "le poème
        Evangéline"): the class when listed (PERSON_NOUNS, PLACE_NOUNS with geographic and
@@ -39,7 +41,8 @@ Precedence, first match wins (`classify_answer`):
        after "les"/"des"/"aux" ("les Portugais", "le Galicien", "les Capétiens", "les
        Ottomans"), unless the recogniser says PER            → other_entity
     8. an entity covers the head, and the head is a proper noun or capitalised:
-       PER → person, LOC → place, ORG or MISC → other_entity
+       PER → person, LOC → place (an acronym other than a country's, "le RER B", →
+       other_entity), ORG or MISC → other_entity
     9. the head is a proper noun (PROPN with a capital, a capitalised "verb" inside a
        sentence, or an X token with a capital): the label of the largest entity in the
        span as in 8, else                                       → other_entity
