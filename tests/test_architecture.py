@@ -55,6 +55,7 @@ PURE = {
     "evaluation.official_squad_v20",
     "evaluation.scoring",
     "evaluation.answer_types",
+    "evaluation.agreement",
     "evaluation.baselines.checkpoints",
     "evaluation.baselines.features",
     "evaluation.baselines.lexical",
