@@ -261,9 +261,8 @@ def write_files(folder: Path, name: str, data: list[dict], version: str, **parts
     return files
 
 
-def time_part(label: str, files: dict[str, Path], official: Path | None, repeat: int) -> bool:
-    """Time ours and the floor (and the official script when given); return whether the
-    official figures, when there are any, equal ours."""
+def time_ours(label: str, files: dict[str, Path], repeat: int) -> tuple[float, float, dict]:
+    """Time ours beside its floor in each mode; return squad-en's (floor, ours, result)."""
     floor_seconds, ours_seconds, result = best_alternating(
         lambda: floor(files, SQUAD_EN), lambda: ours(files, SQUAD_EN), repeat
     )
@@ -289,10 +288,13 @@ def time_part(label: str, files: dict[str, Path], official: Path | None, repeat:
             what=f"ours, {label}, {norm.name}",
             floor_what=f"the same with {norm.name}",
         )
-    if official is None:
-        flag = "--official" if label == "v1" else "--official-v2"
-        print(f"no official script given ({flag} PATH): none timed, none compared")
-        return True
+    return floor_seconds, ours_seconds, result
+
+
+def time_official(label: str, files: dict[str, Path], official: Path, repeat: int, ours_run):
+    """Run the official script on the files, time it beside ours' floor plus Python's start,
+    and return whether every figure it printed equals ours. ours_run: (floor, ours, result)."""
+    floor_seconds, ours_seconds, result = ours_run
     command = [sys.executable, str(official), str(files["dataset"]), str(files["predictions"])]
     if "na_probs" in files:
         command += ["--na-prob-file", str(files["na_probs"])]
@@ -315,7 +317,51 @@ def time_part(label: str, files: dict[str, Path], official: Path | None, repeat:
     return same
 
 
-def main(argv: list[str] | None = None) -> int:
+def time_part(label: str, files: dict[str, Path], official: Path | None, repeat: int) -> bool:
+    """Time ours and the floor (and the official script when given); return whether the
+    official figures, when there are any, equal ours."""
+    ours_run = time_ours(label, files, repeat)
+    if official is None:
+        flag = "--official" if label == "v1" else "--official-v2"
+        print(f"no official script given ({flag} PATH): none timed, none compared")
+        return True
+    return time_official(label, files, official, repeat, ours_run)
+
+
+def part_v1(folder: Path, args) -> bool:
+    data, dataset, predictions = build(args.questions)
+    truths = sum(len(answers) for answers in dataset.values())
+    print(
+        f"SQuAD v1.1: {len(dataset):,} questions, {truths:,} ground truths, "
+        f"{len(predictions):,} predictions ({len(dataset) - len(predictions):,} "
+        f"missing); least CPU time of {args.repeat} runs"
+    )
+    files = write_files(folder, "v1", data, "1.1", predictions=predictions)
+    return time_part("v1", files, args.official, args.repeat)
+
+
+def part_v2(folder: Path, args) -> bool:
+    data, dataset, predictions, na_probs = build_v2(args.v2_questions)
+    unanswerable = sum(1 for truths in dataset.values() if not truths)
+    print(
+        f"SQuAD v2.0: {len(dataset):,} questions ({unanswerable:,} unanswerable), "
+        f"{len(predictions):,} predictions "
+        f'({sum(1 for p in predictions.values() if not p):,} ""), with no-answer '
+        f"probabilities; least CPU time of {args.repeat} runs"
+    )
+    files = write_files(folder, "v2", data, "v2.0", predictions=predictions, na_probs=na_probs)
+    same = time_part("v2", files, args.official_v2, args.repeat)
+    seconds, result = best_time(
+        lambda: no_answer_classification(dataset, predictions, SQUAD_EN), args.repeat
+    )
+    print(
+        f"for information, no_answer_classification in memory: {seconds:.3f} s "
+        f"(F1 {result['f1']:.2f})"
+    )
+    return same
+
+
+def parse_args(argv: list[str] | None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--questions", type=int, default=QUESTIONS)
     parser.add_argument("--v2-questions", type=int, default=V2_QUESTIONS)
@@ -331,39 +377,18 @@ def main(argv: list[str] | None = None) -> int:
     for script in (args.official, args.official_v2):
         if script is not None and not script.is_file():
             parser.error(f"{script}: no such file")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     print_machine()
     same = True
     with tempfile.TemporaryDirectory(prefix="metrics-speed-") as folder:
         if args.only != "v2":
-            data, dataset, predictions = build(args.questions)
-            truths = sum(len(answers) for answers in dataset.values())
-            print(
-                f"SQuAD v1.1: {len(dataset):,} questions, {truths:,} ground truths, "
-                f"{len(predictions):,} predictions ({len(dataset) - len(predictions):,} "
-                f"missing); best of {args.repeat} runs"
-            )
-            files = write_files(Path(folder), "v1", data, "1.1", predictions=predictions)
-            same &= time_part("v1", files, args.official, args.repeat)
+            same &= part_v1(Path(folder), args)
         if args.only != "v1":
-            data, dataset, predictions, na_probs = build_v2(args.v2_questions)
-            unanswerable = sum(1 for truths in dataset.values() if not truths)
-            print(
-                f"SQuAD v2.0: {len(dataset):,} questions ({unanswerable:,} unanswerable), "
-                f"{len(predictions):,} predictions "
-                f'({sum(1 for p in predictions.values() if not p):,} ""), with no-answer '
-                f"probabilities; best of {args.repeat} runs"
-            )
-            files = write_files(
-                Path(folder), "v2", data, "v2.0", predictions=predictions, na_probs=na_probs
-            )
-            same &= time_part("v2", files, args.official_v2, args.repeat)
-            seconds, result = best_time(
-                lambda: no_answer_classification(dataset, predictions, SQUAD_EN), args.repeat
-            )
-            print(
-                f"for information, no_answer_classification in memory: {seconds:.3f} s "
-                f"(F1 {result['f1']:.2f})"
-            )
+            same &= part_v2(Path(folder), args)
     return 0 if same else 1
 
 
