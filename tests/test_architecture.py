@@ -55,8 +55,6 @@ PURE = {
     "exports.formats",
     "evaluation.metrics",
     "evaluation.baselines.no_answer",
-    "evaluation.official_squad_v11",
-    "evaluation.official_squad_v20",
     "evaluation.scoring",
     "evaluation.answer_types",
     "evaluation.agreement",
