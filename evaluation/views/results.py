@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
@@ -75,7 +75,7 @@ PAGES = (
     ),
     (
         "results-baseline",
-        gettext_lazy("Score a baseline"),
+        pgettext_lazy("results tab", "Score a baseline"),
         gettext_lazy("Start a run: sliding window, fine-tuning, a served model, a learning curve"),
     ),
     (
