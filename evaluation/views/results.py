@@ -76,7 +76,9 @@ PAGES = (
     (
         "results-baseline",
         pgettext_lazy("results tab", "Score a baseline"),
-        gettext_lazy("Start a run: sliding window, fine-tuning, a served model, a learning curve"),
+        gettext_lazy(
+            "Sliding window, fine-tuning, a served model or a learning curve, on this release"
+        ),
     ),
     (
         "results-files",
