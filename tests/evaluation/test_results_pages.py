@@ -107,6 +107,7 @@ def test_the_overview_is_short_and_leads_to_every_page(client, release):
     # The old page's anchors land on the card that leads there.
     assert '<li id="matrix-title"><a class="card" href="/manage/results/experiments/' in html
     assert '<li id="model-rounds"><a class="card" href="/manage/results/model-rounds/' in html
+    assert '<strong id="model-in-the-loop">Model in the loop</strong>' in html
     for absent in ("results-table", "matrix-table", "baseline-form", "training-file-form"):
         assert f'id="{absent}"' not in html
 
