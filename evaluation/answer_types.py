@@ -210,8 +210,9 @@ OTHER_MONTHS = frozenset(
     ramadhan chawwal chawal""".split()  # noqa: SIM905
 )
 WEEKDAYS = frozenset({"lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"})
-# Seasons are dates as months are ("en été", "au printemps 1930").
-SEASONS = frozenset({"printemps", "été", "automne", "hiver"})
+# Seasons are dates as months are ("en automne", "au printemps 1930"); "été" is also the
+# participle of "être": the parse decides (`_is_summer`).
+SEASONS = frozenset({"printemps", "automne", "hiver"})
 PERIODS = frozenset({"siècle", "siècles", "millénaire", "millénaires", "décennie", "décennies"})
 # Words that may sit in a date without making one: "au début du XIXe siècle", "de 1994 à
 # 2003", "l'été 1976", "vers la fin de l'an 1000".
@@ -383,7 +384,7 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     tokens = [token for token in span if not (token.is_punct or token.is_space)]
     if not tokens or _is_cited_word(span):
         return AnswerType.OTHER
-    if is_date_text(text) and not _counts_a_noun(tokens):
+    if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
         return AnswerType.DATE
     content = [token for token in tokens if _is_content(token)] or tokens
     head = _syntactic_head(span, content)
@@ -401,6 +402,17 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
         or _entity_type(span, head)
         or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
     )
+
+
+_SUMMER = re.compile(r"\bété\b", re.I)
+
+
+def _is_summer(text: str, tokens: list[Any]) -> bool:
+    """Return whether the answer is a date with "été" the season ("en été", "l'été 1976"):
+    the word tagged as no verb, the rest date words."""
+    return any(
+        token.lower_ == "été" and token.pos_ not in ("AUX", "VERB") for token in tokens
+    ) and (is_date_text(_SUMMER.sub("hiver", text)))
 
 
 def _is_cited_word(span: Any) -> bool:
