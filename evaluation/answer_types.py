@@ -428,6 +428,11 @@ def _is_summer(text: str, tokens: list[Any]) -> bool:
     ) and (is_date_text(_SUMMER.sub("hiver", text)))
 
 
+CITATION_DETERMINERS = frozenset(
+    """le la l' l’ les du au aux des ce cette ces un une son sa ses leur""".split()  # noqa: SIM905
+)
+
+
 def _is_cited_word(span: Any) -> bool:
     """Return whether the answer is a word cited as a word: it follows "le préfixe", "le
     suffixe", "le mot", "le terme"… (quotes between allowed: "du suffixe "ACCI"")."""
@@ -435,8 +440,9 @@ def _is_cited_word(span: Any) -> bool:
     while at >= 0 and (doc[at].is_punct or doc[at].is_space):
         at -= 1
     return (
-        at >= 0
+        at > 0
         and doc[at].lower_ in CITATION_NOUNS
+        and doc[at - 1].lower_ in CITATION_DETERMINERS  # "en d'autres termes, …": no citation
         and span.end - span.start <= 3
         and doc[span.start].pos_ not in FUNCTION_POS  # "au terme du contrat": no citation
     )
@@ -488,6 +494,11 @@ def _is_participle(tokens: list[Any], head: Any) -> bool:
     return before.lower_ in AVOIR_FORMS and bool(_PARTICIPLE.fullmatch(first.text))
 
 
+# A town's adjective in lower case, as clubs are named ("héninois", "rennais", "toulousain",
+# "briochin", "lavallois").
+_DEMONYM = re.compile(r"[a-zà-ÿ]{3,}(?:ais|aise|ois|oise|ain|aine|ien|ienne|in|ine)")
+
+
 def _proper_class(tokens: list[Any], head: Any) -> AnswerType | None:
     """Return other_entity for names whose own words tell their class, else None: a sports
     club ("le Stade héninois", "Racing Club de France", "Olympique de Marseille"), a company
@@ -499,8 +510,8 @@ def _proper_class(tokens: list[Any], head: Any) -> AnswerType | None:
     first, last = words[0], words[-1]
     if first.lower_ in CLUB_WORDS and (first.text.isupper() or first.text.istitle()):
         return AnswerType.OTHER_ENTITY if len(words) > 1 or first.lower_ != "as" else None
-    if first.lower_ == "stade" and len(words) > 1 and words[1].text.islower():
-        return AnswerType.OTHER_ENTITY if words[1].pos_ == "ADJ" else None
+    if first.lower_ == "stade" and len(words) > 1 and _DEMONYM.fullmatch(words[1].text):
+        return AnswerType.OTHER_ENTITY  # "le Stade rennais"; "le Stade olympique" is a place
     if len(words) > 1 and last.text[:1].isupper() and last.lower_ in COMPANY_WORDS:
         return AnswerType.OTHER_ENTITY
     if head.text[:1].isupper() and (

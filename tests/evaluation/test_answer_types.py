@@ -255,6 +255,7 @@ ISSUE_25 = [
 ROUND_2 = [
     ("Les Slaves ajoutent le préfixe Za à ces noms.", "Za", "other"),
     ("Au terme du contrat, il quitte le club.", "du contrat", "common_noun"),  # guard
+    ("En d'autres termes, Paris domine.", "Paris", "place"),  # guard: no citation
     ("Les champignons abondent surtout en automne.", "automne", "date"),
     ("Il part pour Rome au printemps.", "au printemps", "date"),
     ("Les champignons abondent surtout en été.", "été", "date"),
@@ -303,6 +304,7 @@ ROUND_2 = [
         "other_entity",
     ),  # guard: the recogniser already had it
     ("La finale se joue au Stade de France.", "Stade de France", "place"),  # guard: a stadium
+    ("Les Jeux se tiennent au Stade olympique.", "Stade olympique", "place"),  # guard
     (
         "Le navire est affrété par Sardinia Lines à partir de 2012.",
         "Sardinia Lines",
