@@ -327,6 +327,8 @@ ROUND_2 = [
         "pour le plus patient des guides, ou visiteurs",  # guard: parsed as a noun already
         "common_noun",
     ),
+    ("Il écrit un long poème intitulé Jaya.", "Jaya", "other_entity"),  # LOC
+    ("Il compose une symphonie intitulée Venise.", "Venise", "other_entity"),  # LOC
     (
         "Il publie un recueil intitulé « Aurore ».",
         "Aurore",
