@@ -207,38 +207,53 @@ def train(
     steps: int = STEPS,
     rate: float = RATE,
     min_count: int = MIN_COUNT,
+    dense: np.ndarray | None = None,
 ) -> dict:
-    """Fit the regression; return {"classes", "features", "weights"} (weights per feature,
-    one per class). Deterministic: zero start, full-batch gradient descent, fixed steps; the
-    L2 penalty (l2 / n, the bias included) keeps rare features small."""
+    """Fit the regression; return {"classes", "features", "dense", "weights"} (weights per
+    feature, one per class; the `dense` columns, if any, are the last rows, named "dense[i]").
+    Deterministic: zero start, full-batch gradient descent, fixed steps; the L2 penalty
+    (l2 / n, the bias included) keeps rare features small."""
     names = vocabulary(rows, min_count)
     x = matrix(rows, names)
+    width = 0 if dense is None else dense.shape[1]
+    if width:
+        x = np.hstack([x, dense])
     y = np.zeros((len(rows), len(CLASSES)))
     for r, label in enumerate(labels):
         y[r, CLASSES.index(label)] = 1.0
-    w = np.zeros((len(names), len(CLASSES)))
+    w = np.zeros((x.shape[1], len(CLASSES)))
     n = len(rows)
     for _ in range(steps):
         p = _softmax(x @ w)
         gradient = x.T @ (p - y) / n + l2 * w / n
         w -= rate * gradient
-    return {"classes": list(CLASSES), "features": names, "weights": w.round(6).tolist()}
+    return {
+        "classes": list(CLASSES),
+        "features": names + [f"dense[{i}]" for i in range(width)],
+        "dense": width,
+        "weights": w.round(6).tolist(),
+    }
 
 
 class Model:
-    """A trained layer: predict(features) → class name."""
+    """A trained layer: predict(features, dense) → class name."""
 
     def __init__(self, data: dict) -> None:
         self.classes = list(data["classes"])
-        self.index = {name: i for i, name in enumerate(data["features"])}
+        self.dense = data.get("dense", 0)
+        names = data["features"][: len(data["features"]) - self.dense]
+        self.index = {name: i for i, name in enumerate(names)}
         self.weights = np.asarray(data["weights"], dtype=float)
 
-    def scores(self, features: list[str]) -> np.ndarray:
+    def scores(self, features: list[str], dense: np.ndarray | None = None) -> np.ndarray:
         rows = [self.index[name] for name in features if name in self.index]
-        return self.weights[rows].sum(axis=0)
+        score = self.weights[rows].sum(axis=0)
+        if self.dense:
+            score = score + dense @ self.weights[len(self.index) :]
+        return score
 
-    def predict(self, features: list[str]) -> str:
-        return self.classes[int(np.argmax(self.scores(features)))]
+    def predict(self, features: list[str], dense: np.ndarray | None = None) -> str:
+        return self.classes[int(np.argmax(self.scores(features, dense)))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,22 +282,24 @@ def labelled() -> list[dict]:
     return list(rows.values())
 
 
-def signals(rules: ModuleType, items: list[tuple[str, int, str]]) -> list[tuple[str, list[str]]]:
-    """Return (the rules' type, features) of each item, parsed and typed exactly as the rules
-    module's `answer_types` does (its `_pieces` and `_typed`, whose `classify_answer` is
-    wrapped for the run to read the features of the same parse)."""
+def signals(rules: ModuleType, items: list[tuple[str, int, str]]) -> list[tuple]:
+    """Return (the rules' type, features, vectors) of each item, parsed and typed exactly as
+    the rules module's `answer_types` does (its `_pieces` and `_typed`, whose
+    `classify_answer` is wrapped for the run to read the features of the same parse). The
+    vectors: the pipeline's word vectors of the head and the mean of the content tokens',
+    each of length 1 (600 numbers; used with --vectors)."""
     classify = rules.classify_answer
 
-    def typed_with_features(doc: Any, start: int, end: int) -> tuple[str, list[str]]:
+    def typed_with_features(doc: Any, start: int, end: int) -> tuple:
         rule = classify(doc, start, end).value
         span = doc.char_span(start, end, alignment_mode="expand")
         tokens = [token for token in span if not (token.is_punct or token.is_space)] or list(span)
         content = [token for token in tokens if rules._is_content(token)] or tokens
         head = rules._syntactic_head(span, content)
         entities_read = rules.NO_ENTITIES not in doc.user_data
-        return rule, answer_features(span, head, rule, entities_read) + rule_votes(
-            rules, span, head
-        )
+        names = answer_features(span, head, rule, entities_read) + rule_votes(rules, span, head)
+        mean = np.mean([token.vector for token in content], axis=0)
+        return rule, names, np.concatenate([_unit(head.vector), _unit(mean)])
 
     found: list[Any] = [None] * len(items)
     rules.classify_answer = typed_with_features
@@ -292,6 +309,11 @@ def signals(rules: ModuleType, items: list[tuple[str, int, str]]) -> list[tuple[
     finally:
         rules.classify_answer = classify
     return found
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
 
 
 def rules_at(revision: str) -> ModuleType:
@@ -321,19 +343,42 @@ def folds(contexts: list[str], k: int = FOLDS, seed: int = FOLD_SEED) -> list[in
     return [fold_of[context] for context in contexts]
 
 
+def fitted(
+    features: list[list[str]],
+    labels: list[str],
+    vectors: list[np.ndarray] | None,
+    train_rows: list[int],
+    l2: float,
+) -> list[str]:
+    """Return every row's prediction by the layer trained on train_rows (vectors: dense
+    features beside the named ones, or None)."""
+    dense = None if vectors is None else np.asarray([vectors[i] for i in train_rows])
+    model = Model(
+        train(
+            [features[i] for i in train_rows], [labels[i] for i in train_rows], l2=l2, dense=dense
+        )
+    )
+    return [
+        model.predict(names, None if vectors is None else vectors[i])
+        for i, names in enumerate(features)
+    ]
+
+
 def cross_validated(
-    features: list[list[str]], labels: list[str], fold: list[int], l2: float
+    features: list[list[str]],
+    labels: list[str],
+    fold: list[int],
+    l2: float,
+    vectors: list[np.ndarray] | None = None,
 ) -> list[str]:
     """Return each row's prediction by the layer trained on the other folds."""
     predicted = [""] * len(labels)
     for k in sorted(set(fold)):
         train_rows = [i for i in range(len(labels)) if fold[i] != k]
-        model = Model(
-            train([features[i] for i in train_rows], [labels[i] for i in train_rows], l2=l2)
-        )
+        every = fitted(features, labels, vectors, train_rows, l2)
         for i in range(len(labels)):
             if fold[i] == k:
-                predicted[i] = model.predict(features[i])
+                predicted[i] = every[i]
     return predicted
 
 
@@ -372,21 +417,26 @@ def main() -> None:
     parser.add_argument(
         "--round1", metavar="REV", help="also judge the layer over the rules at REV"
     )
+    parser.add_argument(
+        "--vectors", action="store_true", help="add the word vectors of the head and content"
+    )
     args = parser.parse_args()
 
     rows = labelled()
     items = [(row["context"], row["answer_start"], row["answer"]) for row in rows]
     labels = [row["label"] for row in rows]
-    pairs = signals(current_rules, items)
-    rules = [rule for rule, _features in pairs]
-    features = [names for _rule, names in pairs]
+    found = signals(current_rules, items)
+    rules = [rule for rule, _names, _vector in found]
+    features = [names for _rule, names, _vector in found]
+    vectors = [vector for *_, vector in found] if args.vectors else None
     fold = folds([row["context"] for row in rows])
-    learned = cross_validated(features, labels, fold, args.l2)
+    learned = cross_validated(features, labels, fold, args.l2, vectors)
     alone = [[name for name in names if not name.startswith(RULE_FEATURES)] for names in features]
-    without_rules = cross_validated(alone, labels, fold, args.l2)
+    without_rules = cross_validated(alone, labels, fold, args.l2, vectors)
 
     print(
-        f"{len(rows)} answers, {FOLDS} folds grouped by paragraph (seed {FOLD_SEED}), l2 {args.l2}"
+        f"{len(rows)} answers, {FOLDS} folds grouped by paragraph (seed {FOLD_SEED}), "
+        f"l2 {args.l2}, word vectors {'in' if args.vectors else 'out'}"
     )
     for sample in (None, *SAMPLES):
         chosen = [i for i, row in enumerate(rows) if sample is None or sample in row["samples"]]
@@ -406,13 +456,13 @@ def main() -> None:
 
     if args.round1:
         old = rules_at(args.round1)
-        pairs = signals(old, items)
-        rules = [rule for rule, _features in pairs]
-        features = [names for _rule, names in pairs]
+        found = signals(old, items)
+        rules = [rule for rule, _names, _vector in found]
+        features = [names for _rule, names, _vector in found]
+        vectors = [vector for *_, vector in found] if args.vectors else None
         seen = [i for i, row in enumerate(rows) if "piaf_holdout_150" not in row["samples"]]
         held = [i for i, row in enumerate(rows) if row["samples"] == ["piaf_holdout_150"]]
-        model = Model(train([features[i] for i in seen], [labels[i] for i in seen], l2=args.l2))
-        learned = [model.predict(names) for names in features]
+        learned = fitted(features, labels, vectors, seen, args.l2)
         print(f"rules at {args.round1}, layer trained on the {len(seen)} answers they saw:")
         print(f"  the hold-out's {len(held)} answers in no other sample:")
         report(f"rules at {args.round1}", [labels[i] for i in held], [rules[i] for i in held])
@@ -422,8 +472,7 @@ def main() -> None:
         alone = [
             [name for name in names if not name.startswith(RULE_FEATURES)] for names in features
         ]
-        model = Model(train([alone[i] for i in seen], [labels[i] for i in seen], l2=args.l2))
-        without_rules = [model.predict(names) for names in alone]
+        without_rules = fitted(alone, labels, vectors, seen, args.l2)
         report("no rules", [labels[i] for i in held], [without_rules[i] for i in held])
         either = sum(labels[i] in (rules[i], without_rules[i]) for i in held)
         same = sum(labels[i] != rules[i] == without_rules[i] for i in held)

@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "answer_type_layer.py"
@@ -31,6 +32,7 @@ def test_the_regression_gives_the_same_exact_weights_on_a_tiny_dataset(layer):
 
     assert fitted == layer.train(ROWS, LABELS, steps=200, min_count=1)
     assert fitted["classes"] == list(layer.CLASSES)
+    assert fitted["dense"] == 0
     assert fitted["features"] == ["bias", "digits", "rule=date", "rule=verb"]
     weights = dict(zip(fitted["features"], fitted["weights"], strict=True))
     assert weights["bias"][:2] == [0.397797, 0.265157]
@@ -60,3 +62,14 @@ def test_folds_keep_a_paragraphs_answers_together_and_are_seeded(layer):
 
     assert fold == [0, 0, 0, 1, 1, 0]
     assert fold == layer.folds(list(contexts), k=2, seed=25)
+
+
+def test_dense_features_take_the_last_rows_of_the_weights(layer):
+    dense = np.array([[1.0], [0.0], [0.0], [1.0]])
+    fitted = layer.train(ROWS, LABELS, steps=200, min_count=1, dense=dense)
+    model = layer.Model(fitted)
+
+    assert fitted["dense"] == 1
+    assert fitted["features"] == ["bias", "digits", "rule=date", "rule=verb", "dense[0]"]
+    assert len(fitted["weights"]) == 5
+    assert [model.predict(row, dense[i]) for i, row in enumerate(ROWS)] == LABELS
