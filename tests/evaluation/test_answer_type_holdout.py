@@ -1,9 +1,10 @@
-"""The hold-out sample of answer types (issue 25, item 19) is the documented draw, well formed.
+"""The hold-out samples of answer types (issue 25, item 19) are the documented draws, well formed.
 
 tests/data/answer_types/piaf_holdout_150.jsonl: 150 PIAF v1.0 answers labelled by hand while
 the tagger's rules were being changed without them (tests/data/answer_types/README.md). These
 tests check the file's shape only; the tagger is not run here: its agreement on the hold-out is
-measured once the rules are frozen.
+measured once the rules are frozen. The same holds for the second hold-out,
+piaf_holdout2_150.jsonl (seed 4242), disjoint from all four labelled files before it.
 """
 
 import json
@@ -94,3 +95,56 @@ def test_a_draw_shuffles_with_its_seed_and_skips_the_excluded_ids():
     assert sorted(shuffled) == [f"q{n}" for n in range(10)]
     assert [row["id"] for row in drawn] == [shuffled[1], shuffled[3], shuffled[4]]
     assert [row["id"] for row in draw_holdout.draw(rows, 7, set(), size=10)] == shuffled
+
+
+SECOND = DATA / "piaf_holdout2_150.jsonl"
+
+
+def test_the_second_holdout_is_the_seed_4242_draw_well_formed_and_disjoint():
+    rows = [json.loads(line) for line in SECOND.read_text(encoding="utf-8").splitlines()]
+    data = json.loads(require_file(PIAF).read_text(encoding="utf-8"))["data"]
+    contexts = {
+        question["id"]: paragraph["context"]
+        for article in data
+        for paragraph in article["paragraphs"]
+        for question in paragraph["qas"]
+    }
+    others = {
+        name: draw_holdout.ids_in(DATA / name)
+        for name in (
+            "piaf_200.jsonl",
+            "piaf_tune_150.jsonl",
+            "piaf_check_100.jsonl",
+            "piaf_holdout_150.jsonl",
+        )
+    }
+    ids = [row["id"] for row in rows]
+
+    assert len(rows) == 150
+    assert len(set(ids)) == 150
+    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
+    assert Counter(row["label"] for row in rows) == {
+        "common_noun": 51,
+        "other_entity": 18,
+        "verb": 17,
+        "person": 15,
+        "place": 14,
+        "number": 12,
+        "adjective": 12,
+        "date": 10,
+        "other": 1,
+    }
+    for row in rows:
+        start, text = row["answer_start"], row["answer"]
+        assert contexts[row["id"]][start : start + len(text)] == text, row["id"]
+    assert {name: len(found) for name, found in others.items()} == {
+        "piaf_200.jsonl": 200,
+        "piaf_tune_150.jsonl": 150,
+        "piaf_check_100.jsonl": 100,
+        "piaf_holdout_150.jsonl": 150,
+    }
+    assert all(not set(ids) & found for found in others.values())
+    drawn = draw_holdout.second_holdout(require_file(PIAF))
+    assert [
+        {key: row[key] for key in ("id", "question", "answer", "answer_start")} for row in drawn
+    ] == [{key: row[key] for key in ("id", "question", "answer", "answer_start")} for row in rows]
