@@ -4,6 +4,7 @@ Run from the project root:
 
     python tests/data/answer_types/draw_holdout.py            # the 150 drawn rows, unlabelled
     python tests/data/answer_types/draw_holdout.py --context  # the same, each in its sentences
+    python tests/data/answer_types/draw_holdout.py --second   # the second hold-out (seed 4242)
 
 The eligible answers are the first answer of every question of PIAF v1.0, in file order
 (articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
@@ -12,8 +13,10 @@ takes the first 150 answers whose id is not excluded.
 
 The tuning sample (seed 7, labelled by the engineer who changes the rules) is drawn first, the
 same way, excluding only `piaf_200.jsonl`; the hold-out (seed 2611) excludes `piaf_200.jsonl`
-and the tuning sample, so the three samples are disjoint. Only the standard library is used:
-no Django, and the answer-type pipeline is never run here.
+and the tuning sample, so the three samples are disjoint. The second hold-out (seed 4242)
+excludes the ids of every labelled file before it: `piaf_200.jsonl`, `piaf_tune_150.jsonl`,
+`piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. Only the
+standard library is used: no Django, and the answer-type pipeline is never run here.
 """
 
 import argparse
@@ -27,6 +30,14 @@ PIAF = HERE.parents[2].parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 PIAF_200 = HERE / "piaf_200.jsonl"
 TUNING_SEED = 7
 HOLDOUT_SEED = 2611
+SECOND_SEED = 4242
+# The labelled files the second hold-out must not share an answer with.
+BEFORE_SECOND = (
+    "piaf_200.jsonl",
+    "piaf_tune_150.jsonl",
+    "piaf_check_100.jsonl",
+    "piaf_holdout_150.jsonl",
+)
 SIZE = 150
 
 
@@ -63,9 +74,22 @@ def draw(rows: list[dict], seed: int, excluded: set[str], size: int = SIZE) -> l
     return [row for row in shuffled if row["id"] not in excluded][:size]
 
 
-def piaf_200_ids() -> set[str]:
-    lines = PIAF_200.read_text(encoding="utf-8").splitlines()
+def ids_in(path: Path) -> set[str]:
+    """Return the ids of a labelled JSON-lines file."""
+    lines = path.read_text(encoding="utf-8").splitlines()
     return {json.loads(line)["id"] for line in lines}
+
+
+def piaf_200_ids() -> set[str]:
+    return ids_in(PIAF_200)
+
+
+def second_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-4242 draw, none of it in a file labelled before it, in file order."""
+    rows = eligible(piaf)
+    order = {row["id"]: n for n, row in enumerate(rows)}
+    excluded = set().union(*(ids_in(HERE / name) for name in BEFORE_SECOND))
+    return sorted(draw(rows, SECOND_SEED, excluded), key=lambda row: order[row["id"]])
 
 
 def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
@@ -96,9 +120,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--context", action="store_true", help="print each in its sentences")
     parser.add_argument("--seed", type=int, choices=[TUNING_SEED, HOLDOUT_SEED], default=2611)
+    parser.add_argument(
+        "--second", action="store_true", help="the second hold-out (seed 4242), not --seed's"
+    )
     args = parser.parse_args()
-    tuning, holdout = tuning_and_holdout()
-    sample = holdout if args.seed == HOLDOUT_SEED else tuning
+    if args.second:
+        sample = second_holdout()
+    else:
+        tuning, holdout = tuning_and_holdout()
+        sample = holdout if args.seed == HOLDOUT_SEED else tuning
     for n, row in enumerate(sample):
         if args.context:
             end = row["answer_start"] + len(row["answer"])
