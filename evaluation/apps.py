@@ -8,17 +8,17 @@ class EvaluationConfig(AppConfig):
 
     def ready(self):
         from core.figures import figure_register
-        from evaluation.human import human_figure
-        from evaluation.loop_review import question_model_rescore  # noqa: F401 (its receiver)
+        from evaluation.selectors.human import human_figure
+        from evaluation.services.model_loop.review import question_model_rescore  # noqa: F401 (its receiver)
 
         figure_register(human_figure())
 
         from annotation.events import questions_written
-        from evaluation.in_the_loop import on_questions_written
+        from evaluation.services.model_loop.attempts import on_questions_written
 
         questions_written.connect(on_questions_written, dispatch_uid="evaluation-model-answers")
 
-        from evaluation.release_scoring import on_release_built, on_score_with_check
+        from evaluation.services.release_scoring import on_release_built, on_score_with_check
         from exports.events import release_built, score_with_check
 
         score_with_check.connect(on_score_with_check, dispatch_uid="evaluation-score-with")

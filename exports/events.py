@@ -10,13 +10,15 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
-# Sent by `exports.services.release_create` to check a release's `score_with` list before the
+# Sent by `exports.services.releases.release_create` to check a release's `score_with` list before
+# the
 # release is recorded: `score_with` (as given) and `splits` (the release's checked splits, or
 # None when they were refused). The receiver returns the cleaned list, or raises a
 # ServiceError naming the field (`score_with`, `score_with[1].model`…).
 score_with_check = Signal()
 
-# Sent by `exports.services` inside the transaction that marks a release done (`_build`), and
+# Sent by `exports.services.releases` inside the transaction that marks a release done (`_build`),
+# and
 # again when a build task is delivered once more for a release already done
 # (`release_scoring_send`): `release`. The receiver records the release's scoring runs (one
 # per `score_with` entry, idempotent) and sends those that never started, on commit.

@@ -54,7 +54,7 @@ PURE = {
     "evaluation.official_squad_v11",
     "evaluation.official_squad_v20",
     "evaluation.scoring",
-    "evaluation.answer_types",
+    "evaluation.services.analysis.answer_types",
     "evaluation.baselines.checkpoints",
     "evaluation.baselines.features",
     "evaluation.baselines.lexical",
@@ -63,34 +63,22 @@ PURE = {
     "evaluation.baselines.sliding_window",
     "evaluation.baselines.tiny",
     "evaluation.baselines.training",
-    "evaluation.learning_curve",
+    "evaluation.services.curves.fit",
 }
 # Use cases that live in a module named for their concern rather than in `services`.
 USE_CASES = {
     "core.jobs",
     "core.figure_jobs",
     "corpus.scraping",
-    "exports.importing",
-    "exports.tokens",
-    "exports.schedules",
-    "evaluation.leaderboard",
-    "evaluation.analysis",
-    "evaluation.baselines.runs",
-    "evaluation.rounds",
-    "evaluation.model_serving",
-    "evaluation.in_the_loop",
-    "evaluation.curves",
-    "evaluation.release_scoring",
-    "evaluation.cross_evaluation",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).
 LATE_IMPORTS = {
-    ("evaluation.baselines.runs", "evaluation.baselines.qa"),
+    ("evaluation.services.baselines", "evaluation.baselines.qa"),
     ("evaluation.run_predict", "evaluation.baselines.qa"),
-    ("evaluation.model_serving", "evaluation.baselines.checkpoints"),
-    ("evaluation.model_serving", "evaluation.baselines.training"),
-    ("evaluation.curves", "evaluation.baselines.qa"),
+    ("evaluation.services.model_loop.serving", "evaluation.baselines.checkpoints"),
+    ("evaluation.services.model_loop.serving", "evaluation.baselines.training"),
+    ("evaluation.services.curves.learning_curves", "evaluation.baselines.qa"),
 }
 
 
@@ -325,7 +313,7 @@ def test_each_rule_would_catch_a_breach():
     """The checks find what they look for: a made-up breach of each rule is reported."""
     breaches = {
         "floor": Import("corpus.services", "annotation.models", 1, False),
-        "task": Import("exports.services", "exports.tasks", 1, True),
+        "task": Import("exports.services.releases", "exports.tasks", 1, True),
         "door": Import("evaluation.views.results", "corpus.views", 1, False),
         "page-api": Import("evaluation.views.leaderboard", "evaluation.api.leaderboard", 1, False),
         "selector": Import("annotation.selectors.quality", "annotation.services.work", 1, False),

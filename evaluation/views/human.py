@@ -8,8 +8,8 @@ from core.figure_jobs import figure_read
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
-from evaluation.human import HUMAN_FIGURE, human_params
 from evaluation.metrics import FQUAD_FR
+from evaluation.selectors.human import HUMAN_FIGURE, human_params
 
 
 @role_required(Role.ADMIN)

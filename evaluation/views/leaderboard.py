@@ -23,8 +23,8 @@ from core.jsondepth import loads as json_loads
 from core.permissions import role_required
 from core.roles import Role
 from corpus.models import Split
-from evaluation.human import HUMAN_FIGURE
-from evaluation.leaderboard import (
+from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.services.leaderboard import (
     SPLITS,
     leaderboard_board,
     leaderboard_release,

@@ -20,25 +20,25 @@ from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from evaluation.baselines.runs import (
+from evaluation.models import BaselineRun
+from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.selectors.runs import baseline_runs_page
+from evaluation.services.baselines import (
     baseline_run_start,
     training_file_delete,
     training_file_import,
     training_file_unshare,
     training_files_readable,
 )
-from evaluation.cross_evaluation import (
+from evaluation.services.cross_evaluation import (
     cross_evaluation_start,
     cross_evaluation_targets,
     cross_evaluations_of,
     parse_target,
 )
-from evaluation.curves import learning_curve_start
-from evaluation.human import HUMAN_FIGURE
-from evaluation.models import BaselineRun
-from evaluation.rounds import model_rounds_report
-from evaluation.selectors import baseline_runs_page
-from evaluation.views.learning_curve import learning_curve_panels
+from evaluation.services.curves.learning_curves import learning_curve_start
+from evaluation.services.model_loop.rounds import model_rounds_report
+from evaluation.views.curves import learning_curve_panels
 from exports.models import Release
 from exports.selectors import finished_releases, release_choices
 

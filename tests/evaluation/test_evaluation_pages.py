@@ -18,9 +18,10 @@ from core.models import StoredFigure
 from core.roles import Role
 from corpus.models import Article
 from corpus.services import article_set_split
-from evaluation import leaderboard, selectors
-from evaluation.human import HUMAN_FIGURE, _human_fingerprint, human_performance_report
 from evaluation.models import BaselineRun, Submission
+from evaluation.selectors import runs as selectors
+from evaluation.selectors.human import HUMAN_FIGURE, _human_fingerprint, human_performance_report
+from evaluation.services import leaderboard
 from exports.models import Release
 from tests.factories import UserFactory
 from tests.pages import page_queries

@@ -14,7 +14,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.annotation.conftest import TEXTS
 from tests.factories import UserFactory
 from tests.needs import require_module

@@ -37,9 +37,13 @@ from core.jobs import job_enqueue
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services import article_store
-from evaluation.in_the_loop import answer_scores, is_fooled
 from evaluation.models import BaselineRun
-from evaluation.rounds import campaign_model_rounds, model_round_execute, model_round_run
+from evaluation.services.model_loop.attempts import answer_scores, is_fooled
+from evaluation.services.model_loop.rounds import (
+    campaign_model_rounds,
+    model_round_execute,
+    model_round_run,
+)
 from exports.models import Release
 from tests.factories import UserFactory
 from tests.needs import require_module

@@ -41,7 +41,7 @@ from exports.formats.records import (
     ExportQuestion,
 )
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 from tests.needs import require_module
 

@@ -15,10 +15,10 @@ from core.roles import Role
 from core.views import job_status_response
 from exports.diff import DIFF_FIGURE, diff_params, release_diff_check, release_files_missing
 from exports.downloads import release_file_response
-from exports.forms import ReleaseForm
+from exports.forms.releases import ReleaseForm
 from exports.models import Release
 from exports.selectors import release_choices, release_list_page
-from exports.services import release_can_resume, release_create, release_resume
+from exports.services.releases import release_can_resume, release_create, release_resume
 
 admin_only = role_required(Role.ADMIN)
 

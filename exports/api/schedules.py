@@ -8,7 +8,7 @@ from rest_framework.response import Response
 
 from core.permissions import IsPlatformAdmin
 from exports.models import Release, ReleaseSchedule
-from exports.schedules import (
+from exports.services.schedules import (
     schedule_create,
     schedule_delete,
     schedule_run_now,

@@ -5,7 +5,7 @@ The run is a `BaselineRun` (queue gpu, like a fine-tuning); its `curve` holds th
 (`fractions`, `seed`), each finished point as soon as it is scored (`points`: a resumed run
 skips them), and once every point is in, the fit, the estimates at 2× and 4× with their
 bootstrap interval, the per-type gains and the proposed question-type targets
-(`evaluation.learning_curve`, pure). docs/learning-curve.md tells the choices.
+(`evaluation.services.curves.fit`, pure). docs/learning-curve.md tells the choices.
 
 The campaign dashboard reads the estimate through `campaign_learning_estimate` and accepts
 the proposed targets through `campaign_targets_accept` (annotation's campaign service).
@@ -29,7 +29,12 @@ from annotation.services.campaigns import campaign_update
 from core.errors import ServiceError
 from core.i18n import Text
 from core.jobs import Superseded, job_enqueue, job_run
-from evaluation.baselines.runs import (
+from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
+from evaluation.metrics import best_over, f1
+from evaluation.model_names import model_location
+from evaluation.models import BaselineRun
+from evaluation.release_data import release_examples
+from evaluation.services.baselines import (
     _device_name,
     _gold_examples,
     _score,
@@ -37,20 +42,15 @@ from evaluation.baselines.runs import (
     _train_count,
     baseline_run_record,
 )
-from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
-from evaluation.leaderboard import release_split_normalization
-from evaluation.learning_curve import (
+from evaluation.services.curves.fit import (
     DEFAULT_FRACTIONS,
     MAX_POINTS,
     curve_summary,
     nested_subsets,
 )
-from evaluation.metrics import best_over, f1
-from evaluation.model_names import model_location
-from evaluation.models import BaselineRun
-from evaluation.release_data import release_examples
+from evaluation.services.leaderboard import release_split_normalization
 from exports.models import Release
-from exports.services import release_gold
+from exports.services.releases import release_gold
 
 DEFAULT_SEED = 42  # TrainConfig's: the shuffle and the training share the run's seed
 CAMPAIGN_BATCH = 2000  # ids per query when counting the campaigns a release's train holds

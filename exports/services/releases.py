@@ -90,7 +90,7 @@ def release_create(
                 created_by=created_by,
                 options=checked.as_dict(),
                 score_with=scoring,
-                schedule=schedule,  # a scheduled snapshot (exports.schedules)
+                schedule=schedule,  # a scheduled snapshot (exports.services.schedules)
                 data_fingerprint=data_fingerprint,
             )
             job_enqueue(job=release, task=BUILD_TASK, queue="export")
@@ -229,7 +229,8 @@ def release_file_open(release_file: ReleaseFile):
 
 
 def release_pruned(release_pk: int) -> bool:
-    """Tell whether a schedule's retention removed the release's files (exports.schedules)."""
+    """Tell whether a schedule's retention removed the release's files
+    (exports.services.schedules)."""
     return Release.objects.filter(pk=release_pk, files_pruned_at__isnull=False).exists()
 
 

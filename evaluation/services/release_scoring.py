@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from core.jobs import job_enqueue
-from evaluation.baselines.runs import GPU_KINDS, check_hyperparameters, check_model
 from evaluation.gpu_extra import gpu_extra_problem
 from evaluation.models import BaselineRun
+from evaluation.services.baselines import GPU_KINDS, check_hyperparameters, check_model
 from exports.models import Release
 
 SCORE_WITH_KINDS = (BaselineRun.Kind.LEXICAL, BaselineRun.Kind.FINETUNE, BaselineRun.Kind.HTTP)

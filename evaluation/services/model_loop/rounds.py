@@ -2,7 +2,8 @@
 how each later model does on the questions written against the earlier ones.
 
 A campaign's first model is its round 1; each switch to another model starts the next round
-(`annotation.models.ModelRound`, recorded by `evaluation.in_the_loop`). A round's job
+(`annotation.models.ModelRound`, recorded by `evaluation.services.model_loop.attempts`). A round's
+job
 (`model_round_execute`) scores that round's model on the questions of the earlier rounds, in
 one batch, as a baseline run scores a release: the non-rejected answerable questions whose
 counting attempt (`Question.model_attempt`) belongs to an earlier round, with their current
@@ -25,9 +26,9 @@ from core.i18n import Text
 from core.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
-from evaluation.baselines.runs import mrqa_contexts
-from evaluation.in_the_loop import answer_scores, is_fooled
 from evaluation.run_predict import run_predict
+from evaluation.services.baselines import mrqa_contexts
+from evaluation.services.model_loop.attempts import answer_scores, is_fooled
 
 
 def _rate(part: int, whole: int) -> float | None:

@@ -1,7 +1,8 @@
 """The dataset analysis job: the figures of the FQuAD paper's analysis section, per split.
 
 Question types, answer types (each answer typed inside its paragraph by spaCy's French
-pipeline, `evaluation.answer_types`; the results name the pipeline and its version), question
+pipeline, `evaluation.services.analysis.answer_types`; the results name the pipeline and its
+version), question
 and answer lengths in words, and the lexical overlap between a question and its paragraph
 (the share of the question's words found in the paragraph). The questions are those that
 count in releases (`annotation.selectors.questions.dataset_questions`): never a rejected one.
@@ -28,8 +29,8 @@ from annotation.selectors.questions import dataset_questions
 from core.i18n import Text
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
-from evaluation.answer_types import AnswerType, answer_types, pipeline_name
 from evaluation.models import DatasetAnalysis
+from evaluation.services.analysis.answer_types import AnswerType, answer_types, pipeline_name
 
 WORD = re.compile(r"\w+")
 OVERLAP_BUCKETS = ((0, 20), (20, 40), (40, 60), (60, 80), (80, 101))

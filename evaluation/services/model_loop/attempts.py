@@ -41,8 +41,8 @@ from core.outbound import url_problem
 from core.ratelimit import RateLimited, rate_take
 from core.text import has_bad_characters
 from evaluation.metrics import exact_match, f1, language_normalization
-from evaluation.model_loop import ModelSpec, ModelUnavailable, ask
 from evaluation.models import BaselineRun
+from evaluation.services.model_loop.ask import ModelSpec, ModelUnavailable, ask
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def model_label(kind: str, run: BaselineRun | None, url: str) -> str:
 
 
 def round_spec(model_round: ModelRound) -> ModelSpec:
-    """The scorer's description of a round's model (`evaluation.model_loop.ask`)."""
+    """The scorer's description of a round's model (`evaluation.services.model_loop.ask.ask`)."""
     kind, run = model_round.model_kind, model_round.model_run
     if kind == ModelKind.SERVER:
         return ModelSpec("http", model_round.model_url, model_round.label)

@@ -9,9 +9,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.errors import ServiceError
 from core.permissions import role_required
 from core.roles import Role
+from exports.forms.schedules import ScheduleForm, schedule_initial
 from exports.models import ReleaseSchedule
-from exports.schedule_forms import ScheduleForm, schedule_initial
-from exports.schedules import (
+from exports.services.schedules import (
     schedule_create,
     schedule_delete,
     schedule_run_now,

@@ -1,6 +1,7 @@
 """Serve a fine-tuned QA checkpoint to the annotation page: loaded once, batched.
 
-The worker side of the model in the loop (`evaluation.model_loop` is the web side; the whole
+The worker side of the model in the loop (`evaluation.services.model_loop.ask` is the web side; the
+whole
 design is in docs/model-in-the-loop-scorer.md). A checkpoint is served by the task
 `evaluation.tasks.gpu_model_serve_task`, on the `gpu` queue: the GPU machine's worker where
 there is one, the CPU worker elsewhere. The task runs `model_serve`, a loop over Redis keys of

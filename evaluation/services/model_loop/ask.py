@@ -8,7 +8,8 @@ Three kinds of model (docs/model-in-the-loop-scorer.md):
 - `http`: a predict server speaking the MRQA protocol (`evaluation.baselines.mrqa_client`),
   sent one context with one question, answers withheld, once (no retry);
 - `checkpoint`: a fine-tuned transformers checkpoint, served by a worker that keeps it loaded
-  (`evaluation.model_serving`), reached through Redis; without Redis (the embedded mode of
+  (`evaluation.services.model_loop.serving`), reached through Redis; without Redis (the embedded
+  mode of
   `make run`) it is loaded and run in this process instead, one question at a time.
 
 `ask` waits at most the time-out (MODEL_LOOP_TIMEOUT_SECONDS) and turns every failure of the
@@ -33,9 +34,9 @@ import redis
 from celery import current_app
 from django.conf import settings
 
-from evaluation import model_serving
 from evaluation.baselines import lexical
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
+from evaluation.services.model_loop import serving as model_serving
 from exports.formats.mrqa import MrqaWriter, simple_tokenizer
 from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
 

@@ -1,7 +1,8 @@
 """The learning curve's numbers: nested training subsets, the saturating power-law fit, its
 bootstrap interval, per-type gains and the question-type targets they suggest.
 
-Pure (numpy only, no Django): the job (`evaluation.curves`) feeds it the points it measured;
+Pure (numpy only, no Django): the job (`evaluation.services.curves.learning_curves`) feeds it the
+points it measured;
 docs/learning-curve.md explains each choice.
 
 The fit is F1(n) = a − b·n^(−c) in the number n of training questions, with a ≤ 100, b > 0

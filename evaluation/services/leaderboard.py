@@ -3,9 +3,10 @@
 A submission answers every question of the split ({question id: answer text}); it is scored on
 the server against the release's internal gold file with the normalization of the release's
 language, and only the figures are stored and shown: the answers never leave the server.
-The leaderboard of a split lists the best submissions (`evaluation.selectors`: a bounded top,
+The leaderboard of a split lists the best submissions (`evaluation.selectors.runs`: a bounded top,
 read from an index) beside the release's newest baseline runs and the human performance
-measured on the questions in the database (the stored figure the page read, `evaluation.human`).
+measured on the questions in the database (the stored figure the page read,
+`evaluation.selectors.human`).
 
 A SQuAD v2.0 release (`release.squad_version == "2.0"`: gold `[]` for an unanswerable
 question) is scored the official v2.0 way (`evaluation.metrics.score_v2`): an answer "" says
@@ -41,9 +42,9 @@ from evaluation.metrics import (
     score_v2,
 )
 from evaluation.models import BaselineRun, Submission
-from evaluation.selectors import LEADERBOARD_TOP, best_submissions, leaderboard_runs
+from evaluation.selectors.runs import LEADERBOARD_TOP, best_submissions, leaderboard_runs
 from exports.models import Release
-from exports.services import release_gold
+from exports.services.releases import release_gold
 
 MB = 1024 * 1024
 SPLITS = tuple(Submission.Split.values)

@@ -18,7 +18,7 @@ from django.dispatch import receiver
 
 from annotation.events import answer_changed
 from annotation.models import Answer, ModelAttempt, Question
-from evaluation.in_the_loop import answer_scores, is_fooled
+from evaluation.services.model_loop.attempts import answer_scores, is_fooled
 
 
 def question_model_rescore(question: Question) -> Question:
@@ -47,6 +47,6 @@ def question_model_rescore(question: Question) -> Question:
     return question
 
 
-@receiver(answer_changed, dispatch_uid="evaluation.loop_review")
+@receiver(answer_changed, dispatch_uid="evaluation.services.model_loop.review")
 def _answer_changed(sender, question: Question, **kwargs) -> None:
     question_model_rescore(question)

@@ -36,7 +36,7 @@ from corpus.selectors import hand_moved_articles
 from exports.build import check_campaigns, check_options
 from exports.events import score_with_clean
 from exports.models import Release, ReleaseSchedule
-from exports.services import release_create, release_storage
+from exports.services.releases import release_create, release_storage
 
 logger = logging.getLogger(__name__)
 

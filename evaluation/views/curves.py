@@ -12,9 +12,12 @@ from core.charts import line_chart
 from core.errors import ServiceError
 from core.permissions import role_required
 from core.roles import Role
-from evaluation.curves import campaign_learning_estimate, campaign_targets_accept
-from evaluation.learning_curve import OK, predicted
 from evaluation.models import BaselineRun
+from evaluation.services.curves.fit import OK, predicted
+from evaluation.services.curves.learning_curves import (
+    campaign_learning_estimate,
+    campaign_targets_accept,
+)
 
 admin_only = role_required(Role.ADMIN)
 PANELS = 3  # the newest finished curves of the results page's runs

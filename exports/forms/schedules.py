@@ -1,5 +1,5 @@
 """The schedule form: a release's options and scoring (the release form's fields), the campaign
-group, the slots and the retention. Types only; the rules are `exports.schedules`'."""
+group, the slots and the retention. Types only; the rules are `exports.services.schedules`'."""
 
 from django import forms
 from django.conf import settings
@@ -7,7 +7,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from exports.forms import ReleaseForm
+from exports.forms.releases import ReleaseForm
 from exports.models import ReleaseSchedule
 
 WEEKDAYS = [

@@ -43,12 +43,10 @@ from core.i18n import Text
 from core.inputs import check_text, object_by_id, too_deep_message
 from core.jobs import job_enqueue, job_run
 from core.outbound import url_problem
-from evaluation.answer_types import answer_types
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.baselines.sliding_window import predict_all, predict_all_scored
 from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
-from evaluation.leaderboard import release_split_normalization
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, no_answer_classification, score, score_v2
 from evaluation.model_names import model_location, model_name_problem
 from evaluation.models import BaselineRun, TrainingFile
@@ -60,15 +58,18 @@ from evaluation.release_data import (
     training_file_examples,
 )
 from evaluation.scoring import score_by
+from evaluation.services.analysis.answer_types import answer_types
+from evaluation.services.leaderboard import release_split_normalization
 from exports.formats.mrqa import MrqaWriter
 from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
 from exports.formats.squad import SquadFormatError, SquadTooDeep, read_squad
 from exports.models import Release
-from exports.services import release_gold, release_storage
+from exports.services.releases import release_gold, release_storage
 
 SCORED_SPLITS = ("dev", "test")
 GPU_KINDS = (BaselineRun.Kind.FINETUNE, BaselineRun.Kind.EVALUATE)
-GPU_QUEUE_KINDS = (*GPU_KINDS, BaselineRun.Kind.LEARNING_CURVE)  # (evaluation.curves)
+# (evaluation.services.curves.learning_curves)
+GPU_QUEUE_KINDS = (*GPU_KINDS, BaselineRun.Kind.LEARNING_CURVE)
 
 # name: (type, lowest, highest) of the hyper-parameters an admin may set; defaults are the
 # FQuAD paper's (TrainConfig).
@@ -134,7 +135,7 @@ def _check_model(kind: str, model: str) -> str:
     return model
 
 
-# The same checks for the runs a release asks for once built (evaluation.release_scoring).
+# The same checks for the runs a release asks for once built (evaluation.services.release_scoring).
 check_model = _check_model
 check_hyperparameters = _check_hyperparameters
 

@@ -20,20 +20,20 @@ from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import object_by_id
 from core.jobs import job_enqueue, job_run
-from evaluation.baselines.runs import (
+from evaluation.gpu_extra import gpu_extra_problem
+from evaluation.metrics import language_normalization
+from evaluation.models import BaselineRun, CrossEvaluation
+from evaluation.release_data import training_file_examples
+from evaluation.run_predict import run_predict
+from evaluation.services.baselines import (
     GPU_KINDS,
     release_gold_examples,
     score_split,
     training_files_readable,
 )
-from evaluation.gpu_extra import gpu_extra_problem
-from evaluation.leaderboard import release_split_normalization
-from evaluation.metrics import language_normalization
-from evaluation.models import BaselineRun, CrossEvaluation
-from evaluation.release_data import training_file_examples
-from evaluation.run_predict import run_predict
+from evaluation.services.leaderboard import release_split_normalization
 from exports.models import Release
-from exports.services import release_gold
+from exports.services.releases import release_gold
 
 SCORABLE = (*GPU_KINDS, BaselineRun.Kind.LEXICAL, BaselineRun.Kind.HTTP)
 

@@ -20,7 +20,7 @@ SQUAD_VERSION_CHOICES = [
 
 
 class ReleaseForm(forms.Form):
-    """Parse the release form; the rules live in exports.services."""
+    """Parse the release form; the rules live in exports.services.releases."""
 
     name = forms.CharField(label=_("Name"), max_length=100, help_text=_("Like fquad-1.1"))
     version = forms.CharField(label=_("Version"), max_length=32, help_text=_("Like 1.1"))

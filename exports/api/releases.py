@@ -20,7 +20,7 @@ from corpus.models import Split
 from exports.diff import release_diff
 from exports.downloads import release_file_response
 from exports.models import Release, ReleaseFile
-from exports.services import release_create, release_resume
+from exports.services.releases import release_create, release_resume
 
 
 class ReleaseFileSerializer(serializers.ModelSerializer):
