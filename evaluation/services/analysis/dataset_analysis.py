@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop
 
 from annotation.models import Answer, QuestionType
 from annotation.selectors.questions import dataset_questions
+from annotation.services.answer_types import answer_types_store_chunk
 from core.i18n import Text
 from core.jobs import job_enqueue, job_run
 from corpus.models import Split
@@ -113,19 +114,11 @@ def answer_types_store(*, pipeline: str, nlp=None, report=None) -> int:
         if not chunk:
             return stored
         kinds = answer_types([(context, start, text) for _pk, start, text, context in chunk], nlp)
-        with transaction.atomic():
-            locked = Answer.objects.select_for_update().filter(pk__in=[row[0] for row in chunk])
-            spans = {
-                pk: (start, text)
-                for pk, start, text in locked.values_list("pk", "answer_start", "text")
-            }
-            rows = [
-                Answer(pk=pk, answer_type=kind.value, answer_type_pipeline=pipeline)
-                for (pk, start, text, _context), kind in zip(chunk, kinds, strict=True)
-                if spans.get(pk) == (start, text)
-            ]
-            Answer.objects.bulk_update(rows, ["answer_type", "answer_type_pipeline"])
-        stored += len(rows)
+        types = {
+            pk: (start, text, kind.value)
+            for (pk, start, text, _context), kind in zip(chunk, kinds, strict=True)
+        }
+        stored += answer_types_store_chunk(types=types, pipeline=pipeline)
         if report is not None:
             report(min(stored, total), total)
 

@@ -17,8 +17,6 @@ from urllib.parse import urlsplit
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -31,6 +29,12 @@ from annotation.models import (
     ModelMode,
     ModelRound,
     Question,
+)
+from annotation.services.model_loop import (
+    campaign_model_store,
+    model_attempt_store,
+    question_attempt_add,
+    question_attempts_store,
 )
 from annotation.services.work import check_kind, check_open
 from annotation.validation import MODEL_KEY, question_text_problems, span_problems
@@ -218,16 +222,13 @@ def campaign_model_check(campaign: Campaign, data: dict) -> tuple[dict, dict]:
     return errors, clean
 
 
-def _identity(kind, run_id, url, threshold) -> tuple:
-    return (kind, run_id, url, Decimal(threshold).quantize(Decimal("0.01")))
-
-
 def campaign_model_set(*, campaign: Campaign, data: dict, user=None) -> Campaign:
     """Set the model that answers a campaign's questions while they are written.
 
     A new model, or a new threshold, starts the next round (its `ModelRound`, whose job
     scores the new model on the earlier rounds' questions); the mode and the target alone
-    change nothing of the rounds. "none" stops asking; the rounds stay.
+    change nothing of the rounds. "none" stops asking; the rounds stay. The rules are
+    evaluation's; annotation stores the settings and the round (`campaign_model_store`).
     """
     if not isinstance(data, dict):
         raise ServiceError({"detail": [_("An object of settings.")]})
@@ -235,54 +236,22 @@ def campaign_model_set(*, campaign: Campaign, data: dict, user=None) -> Campaign
     if errors:
         raise ServiceError(errors)
     run = clean["model_run"]
+    label = model_label(clean["model_kind"], run, clean["model_url"])
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        current = (
-            ModelRound.objects.filter(campaign=campaign, number=campaign.model_round).first()
-            if campaign.model_round
-            else None
+        campaign, started = campaign_model_store(
+            campaign=campaign, settings=clean, label=label, user=user
         )
-        for name, value in clean.items():
-            setattr(campaign, name, value)
-        if campaign.has_model:
-            wanted = _identity(
-                clean["model_kind"],
-                run.pk if run else None,
-                clean["model_url"],
-                clean["model_f1_threshold"],
-            )
-            before = current and _identity(
-                current.model_kind, current.model_run_id, current.model_url, current.f1_threshold
-            )
-            if wanted != before:
-                campaign.model_round += 1
-                _round_start(campaign, run, user)
-        campaign.save()
+        if started is not None and started.number > 1:
+            _round_send(started, run)
     return campaign
 
 
-def _round_start(campaign: Campaign, run: BaselineRun | None, user) -> ModelRound:
-    """Record the campaign's next round; its job scores its model on the earlier rounds'
-    questions (round 1 has none: it is done at once, with nothing to score)."""
-    first = campaign.model_round == 1
-    done = {"status": ModelRound.Status.SUCCEEDED, "progress": 100, "finished_at": timezone.now()}
-    model_round = ModelRound.objects.create(
-        **(done if first else {}),
-        campaign=campaign,
-        number=campaign.model_round,
-        model_kind=campaign.model_kind,
-        model_run=run,
-        model_url=campaign.model_url,
-        label=model_label(campaign.model_kind, run, campaign.model_url),
-        f1_threshold=campaign.model_f1_threshold,
-        created_by=user,
-    )
-    if first:
-        return model_round
+def _round_send(model_round: ModelRound, run: BaselineRun | None) -> None:
+    """Send the job of a round after the first: it scores the round's model on the earlier
+    rounds' questions."""
     gpu = run is not None and SERVABLE_RUNS[run.kind] == "checkpoint"
     task = "gpu_model_round_task" if gpu else "model_round_task"
     job_enqueue(job=model_round, task=f"evaluation.tasks.{task}", queue="gpu" if gpu else None)
-    return model_round
 
 
 def campaign_model_data(campaign: Campaign) -> dict:
@@ -388,25 +357,7 @@ def _attempt_record(lease: Lease, clean: dict) -> ModelAttempt:
             "fooled": is_fooled(overlap, model_round.f1_threshold),
             "milliseconds": reply.milliseconds,
         }
-    with transaction.atomic():
-        # The lease's row lock numbers a question's attempts one after the other.
-        Lease.objects.select_for_update().filter(pk=lease.pk).values_list("pk").first()
-        last = (
-            ModelAttempt.objects.filter(lease=lease, key=clean["key"])
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        attempt = ModelAttempt.objects.create(
-            campaign=campaign,
-            lease=lease,
-            round=model_round,
-            number=(last or 0) + 1,
-            **clean,
-            **scores,
-        )
-    attempt.round = model_round
-    return attempt
+    return model_attempt_store(lease=lease, model_round=model_round, clean=clean, scores=scores)
 
 
 def attempt_data(attempt: ModelAttempt) -> dict:
@@ -464,10 +415,7 @@ def on_questions_written(sender, *, lease: Lease, questions, keys, **kwargs) -> 
             waiting.append(question.pk)
         if not mine:
             continue
-        ModelAttempt.objects.filter(pk__in=[a.pk for a in mine]).update(question=question)
-        Question.objects.filter(pk=question.pk).update(**fields)
-        for name, value in fields.items():
-            setattr(question, name, value)
+        question_attempts_store(question=question, attempts=mine, fields=fields)
     if waiting:
         transaction.on_commit(lambda: _send_fill(waiting))
 
@@ -515,11 +463,9 @@ def model_answers_fill(*, question_pks: list[int]) -> int:
             "answer_text": answer.text,
         }
         attempt = _attempt_record(lease, clean)
-        with transaction.atomic():
-            ModelAttempt.objects.filter(pk=attempt.pk).update(question=question)
-            fields = {"model_attempts": F("model_attempts") + 1}
-            if attempt.status == ModelAttempt.Status.ANSWERED:
-                fields |= _verdict(attempt, answer.text, question.campaign.language)
-                done += 1
-            Question.objects.filter(pk=question.pk, model_attempt__isnull=True).update(**fields)
+        verdict = {}
+        if attempt.status == ModelAttempt.Status.ANSWERED:
+            verdict = _verdict(attempt, answer.text, question.campaign.language)
+            done += 1
+        question_attempt_add(question=question, attempt=attempt, verdict=verdict)
     return done

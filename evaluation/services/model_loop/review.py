@@ -18,6 +18,7 @@ from django.dispatch import receiver
 
 from annotation.events import answer_changed
 from annotation.models import Answer, ModelAttempt, Question
+from annotation.services.model_loop import question_verdict_store
 from evaluation.services.model_loop.attempts import answer_scores, is_fooled
 
 
@@ -40,10 +41,7 @@ def question_model_rescore(question: Question) -> Question:
         return question
     exact, f1 = answer_scores(attempt.model_answer, answer.text, question.campaign.language)
     fooled = is_fooled(f1, attempt.round.f1_threshold)
-    Question.objects.filter(pk=question.pk).update(
-        model_exact=exact, model_f1=f1, model_fooled=fooled
-    )
-    question.model_exact, question.model_f1, question.model_fooled = exact, f1, fooled
+    question_verdict_store(question=question, exact=exact, f1=f1, fooled=fooled)
     return question
 
 

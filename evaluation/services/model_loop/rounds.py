@@ -22,6 +22,7 @@ from django.db.models import Avg, Count, F, Q, Sum
 from django.utils.translation import gettext_noop
 
 from annotation.models import Answer, Campaign, ModelKind, ModelRound, Question
+from annotation.services.model_loop import model_round_results_store
 from core.i18n import Text
 from core.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
@@ -126,8 +127,7 @@ def _work(model_round: ModelRound, report) -> Text:
         {"n": len(questions)},
     )
     with transaction.atomic():  # the results and "done" commit together
-        ModelRound.objects.filter(pk=model_round.pk).update(results=results)
-        model_round.results = results
+        model_round_results_store(model_round=model_round, results=results)
         job_succeed(model_round, message)
     return message
 
