@@ -18,8 +18,11 @@ class EvaluationConfig(AppConfig):
 
         questions_written.connect(on_questions_written, dispatch_uid="evaluation-model-answers")
 
-        from evaluation.services.release_scoring import on_release_built, on_score_with_check
-        from exports.events import release_built, score_with_check
+        from core.extensions import extension_register
+        from evaluation.forms import release_scoring_extension
+        from evaluation.services.release_scoring import on_release_built
+        from exports.events import release_built
+        from exports.scoring import POINT
 
-        score_with_check.connect(on_score_with_check, dispatch_uid="evaluation-score-with")
+        extension_register(POINT, release_scoring_extension())
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")

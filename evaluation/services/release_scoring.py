@@ -1,16 +1,18 @@
 """Scoring on release (issue 17, item 1): the baselines a release names run once it is built.
 
 A release's `score_with` lists baselines: `{"kind": "lexical"}`, `{"kind": "finetune",
-"model", "hyperparameters"}` or `{"kind": "http", "model"}`. exports cannot import evaluation,
-so it asks through its signals (`exports/events.py`), connected in `EvaluationConfig.ready`:
+"model", "hyperparameters"}` or `{"kind": "http", "model"}`. exports cannot import evaluation;
+`EvaluationConfig.ready` plugs evaluation in:
 
-- `score_with_check` when the release is created: `score_with_check` below checks the list
-  with the baseline runs' own rules and returns it clean (errors name `score_with[i].model`…);
-- `release_built` inside the transaction that marks the release done, and again when the build
-  task is delivered once more for a done release: `release_scoring_record` records one
-  `BaselineRun` per entry in its slot (`scoring_key` "score-<i>", unique per release: an
-  INSERT … ON CONFLICT DO NOTHING, never a check-then-act) and sends, on commit, the runs that
-  never started (pending, no attempt).
+- at exports' extension point (`exports.scoring`, `evaluation.forms.release_scoring_extension`):
+  when a release is created, `score_with_check` below checks the list with the baseline runs'
+  own rules and returns it clean (errors name `score_with[i].model`…), and the release form's
+  "Score with" fieldset is evaluation's;
+- on exports' signal `release_built`, sent inside the transaction that marks the release
+  done, and again when the build task is delivered once more for a done release:
+  `release_scoring_record` records one `BaselineRun` per entry in its slot (`scoring_key`
+  "score-<i>", unique per release: an INSERT … ON CONFLICT DO NOTHING, never a
+  check-then-act) and sends, on commit, the runs that never started (pending, no attempt).
 
 docs/release-scoring.md holds the exactly-once argument.
 """
@@ -110,11 +112,6 @@ def score_with_check(*, score_with, splits) -> list[dict]:
     if errors:
         raise ServiceError(errors)
     return clean
-
-
-def on_score_with_check(sender, *, score_with, splits, **kwargs) -> list[dict]:
-    """Receiver of `exports.events.score_with_check`."""
-    return score_with_check(score_with=score_with, splits=splits)
 
 
 def release_scoring_record(*, release: Release) -> list[BaselineRun]:

@@ -5,6 +5,7 @@ from annotation.models import Campaign
 from core.errors import ServiceError
 from core.forms import form_add_service_errors
 from corpus.models import Split
+from exports.scoring import release_scoring
 
 FORMAT_CHOICES = [
     ("squad", _("SQuAD JSON")),
@@ -71,79 +72,32 @@ class ReleaseForm(forms.Form):
         ),
     )
 
-    # Score with (docs/release-scoring.md): the baselines to run once the release is built.
-    score_lexical = forms.BooleanField(
-        label_suffix="", label=_("The lexical baseline (sliding window, CPU)"), required=False
-    )
-    score_finetune_model = forms.CharField(
-        label=_("Fine-tune a model"),
-        required=False,
-        max_length=500,
-        help_text=_(
-            "A hub name or a local folder, like camembert-base; trained on the train split "
-            "(gpu queue)."
-        ),
-    )
-    score_finetune_epochs = forms.IntegerField(label=_("Epochs"), required=False)
-    score_finetune_learning_rate = forms.FloatField(label=_("Learning rate"), required=False)
-    score_finetune_batch_size = forms.IntegerField(label=_("Batch size"), required=False)
-    score_finetune_max_steps = forms.IntegerField(label=_("Maximum steps"), required=False)
-    score_http_model = forms.CharField(
-        label=_("A predict server (HTTP)"),
-        required=False,
-        max_length=500,
-        help_text=_("The address of a server speaking the MRQA predict protocol."),
-    )
-
-    SCORING_FIELDS = (
-        "score_lexical",
-        "score_finetune_model",
-        "score_finetune_epochs",
-        "score_finetune_learning_rate",
-        "score_finetune_batch_size",
-        "score_finetune_max_steps",
-        "score_http_model",
-    )
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["campaigns"].choices = campaign_choices()
+        # "Score with" (docs/release-scoring.md): the fieldset of the app that scores
+        # releases, when one is registered (`exports.scoring`).
+        self.scoring = release_scoring()
+        self.scoring_names = ()
+        if self.scoring is not None:
+            scoring_fields = self.scoring.fields()
+            self.fields.update(scoring_fields)
+            self.scoring_names = tuple(scoring_fields)
 
     def clean_squad_version(self) -> str:
         """Left out (an older form), it is 1.1."""
         return self.cleaned_data["squad_version"] or "1.1"
 
     def release_fields(self):
-        return [self[name] for name in self.fields if name not in self.SCORING_FIELDS]
-
-    def scoring_fields(self):
-        return [self[name] for name in self.SCORING_FIELDS]
-
-    def finetune_settings(self):
-        """The fine-tune's settings, shown side by side under its model."""
-        names = ("epochs", "learning_rate", "batch_size", "max_steps")
-        return [self[f"score_finetune_{name}"] for name in names]
+        return [self[name] for name in self.fields if name not in self.scoring_names]
 
     def release_arguments(self) -> dict:
         """Return `release_create`'s arguments: the options, and the `score_with` list."""
         data = dict(self.cleaned_data)
-        scoring = {name: data.pop(name, None) for name in self.SCORING_FIELDS}
+        scoring = {name: data.pop(name, None) for name in self.scoring_names}
         score_with, self.score_with_fields = [], []
-        if scoring["score_lexical"]:
-            score_with.append({"kind": "lexical"})
-            self.score_with_fields.append("score_lexical")
-        settings = {
-            name: scoring[f"score_finetune_{name}"]
-            for name in ("epochs", "learning_rate", "batch_size", "max_steps")
-            if scoring[f"score_finetune_{name}"] is not None
-        }
-        if scoring["score_finetune_model"] or settings:
-            entry = {"kind": "finetune", "model": scoring["score_finetune_model"] or ""}
-            score_with.append(entry | ({"hyperparameters": settings} if settings else {}))
-            self.score_with_fields.append("score_finetune_model")
-        if scoring["score_http_model"]:
-            score_with.append({"kind": "http", "model": scoring["score_http_model"]})
-            self.score_with_fields.append("score_http_model")
+        if self.scoring is not None:
+            score_with, self.score_with_fields = self.scoring.score_with(scoring)
         return data | {"score_with": score_with}
 
     def add_service_errors(self, error: ServiceError) -> None:
@@ -160,16 +114,11 @@ class ReleaseForm(forms.Form):
         """Show a refusal of `score_with[i]…` next to the form field of entry i; return
         whether the field was one of those."""
         head, _sep, part = field.partition("].")
-        if not head.startswith("score_with["):
+        if not head.startswith("score_with[") or self.scoring is None:
             return False
         index = int(head.removeprefix("score_with[").rstrip("]"))
-        target = self.score_with_fields[index]
         for message in messages:
-            named = f"score_finetune_{message.split(':', 1)[0].strip()}"  # "epochs: …"
-            if part == "hyperparameters" and named in self.fields:
-                self.add_error(named, message)
-            else:
-                self.add_error(target, message)
+            self.scoring.add_error(self, self.score_with_fields[index], part, message)
         return True
 
 

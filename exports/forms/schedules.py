@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from exports.forms.releases import ReleaseForm
 from exports.models import ReleaseSchedule
+from exports.scoring import release_scoring
 
 WEEKDAYS = [
     (0, _("Monday")),
@@ -65,13 +66,7 @@ class ScheduleForm(ReleaseForm):
 def schedule_initial(values: dict) -> dict:
     """Return a form's initial values from a schedule's (`schedules.schedule_values`)."""
     initial = {key: value for key, value in values.items() if key != "score_with"}
-    for entry in values.get("score_with") or []:
-        if entry.get("kind") == "lexical":
-            initial["score_lexical"] = True
-        elif entry.get("kind") == "finetune":
-            initial["score_finetune_model"] = entry.get("model", "")
-            for name, value in (entry.get("hyperparameters") or {}).items():
-                initial[f"score_finetune_{name}"] = value
-        elif entry.get("kind") == "http":
-            initial["score_http_model"] = entry.get("model", "")
+    scoring = release_scoring()
+    if scoring is not None:
+        initial |= scoring.initial(values.get("score_with") or [])
     return initial

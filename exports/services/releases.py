@@ -26,8 +26,9 @@ from core.i18n import Text
 from core.inputs import check_text
 from core.jobs import job_enqueue, job_reopen, job_run, job_succeed
 from exports.build import build_release_files, check_options
-from exports.events import release_built, score_with_clean
+from exports.events import release_built
 from exports.models import Release, ReleaseFile
+from exports.scoring import score_with_clean
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def release_create(
     """Record a release and send its build to the export queue (after the commit).
 
     `score_with` lists the baselines to run once it is built (docs/release-scoring.md); the
-    evaluation app checks it (`exports.events.score_with_check`)."""
+    app that scores releases checks it (`exports.scoring`: evaluation registers the check)."""
     errors = _check_identity(name, version, description)
     checked = None
     try:

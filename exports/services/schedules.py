@@ -34,8 +34,8 @@ from core.models import Job
 from corpus.models import Article
 from corpus.selectors import hand_moved_articles
 from exports.build import check_campaigns, check_options
-from exports.events import score_with_clean
 from exports.models import Release, ReleaseSchedule
+from exports.scoring import score_with_clean
 from exports.services.releases import release_create, release_storage
 
 logger = logging.getLogger(__name__)
