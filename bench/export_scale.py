@@ -281,7 +281,7 @@ def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) ->
     from annotation.models import Answer, Campaign, Question, QuestionRevision
     from annotation.question_types import classify
     from corpus.models import Article, Paragraph
-    from corpus.services import paragraphs_sha256
+    from corpus.services.articles import paragraphs_sha256
 
     started = time.perf_counter()
     originals = load_piaf(piaf)

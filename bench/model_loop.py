@@ -324,7 +324,7 @@ def bench_api(questions: int, folder: Path | None) -> list[tuple[str, float, flo
     from annotation.services.work import lease_claim_next, lease_release
     from core.roles import Role
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
+    from corpus.services.articles import article_store
     from evaluation.models import BaselineRun
     from evaluation.services.model_loop.attempts import campaign_model_set
     from exports.models import Release

@@ -9,10 +9,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
+from core.services.figure_jobs import figure_read
 from evaluation.selectors.human import HUMAN_FIGURE
 from evaluation.services.leaderboard import (
     SPLITS,

@@ -41,8 +41,8 @@ from django.utils.translation import gettext_noop
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text, object_by_id, too_deep_message
-from core.jobs import job_enqueue, job_run
 from core.outbound import url_problem
+from core.services.jobs import job_enqueue, job_run
 from evaluation.baselines.mrqa_client import PredictServerError, predict_over_http
 from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.baselines.sliding_window import predict_all, predict_all_scored

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import object_by_id
-from core.jobs import job_enqueue, job_run
+from core.services.jobs import job_enqueue, job_run
 from evaluation.gpu_extra import gpu_extra_problem
 from evaluation.metrics import language_normalization
 from evaluation.models import BaselineRun, CrossEvaluation

@@ -22,7 +22,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
-from core.jobs import job_enqueue
+from core.services.jobs import job_enqueue
 from evaluation.gpu_extra import gpu_extra_problem
 from evaluation.models import BaselineRun
 from evaluation.services.baselines import GPU_KINDS, check_hyperparameters, check_model

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_http_methods
 from annotation.models import QuestionType
 from core.charts import bar_chart
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.i18n import interpolate
 from core.inputs import parse_id
 from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from core.views import job_status_response
 from evaluation.models import BaselineRun
 from evaluation.selectors.human import HUMAN_FIGURE

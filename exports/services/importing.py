@@ -43,7 +43,7 @@ from core.errors import ServiceError
 from core.text import has_bad_characters
 from corpus.models import Split
 from corpus.readers import MAX_SOURCE_TITLE, MAX_TITLE, display_title
-from corpus.services import (
+from corpus.services.articles import (
     ArticleTexts,
     check_language,
     check_wave,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text
-from core.jobs import job_enqueue, job_reopen, job_run, job_succeed
+from core.services.jobs import job_enqueue, job_reopen, job_run, job_succeed
 from exports.build import build_release_files, check_options
 from exports.events import release_built
 from exports.models import Release, ReleaseFile

@@ -7,11 +7,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.inputs import parse_id
 from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from core.views import job_status_response
 from exports.diff import DIFF_FIGURE, diff_params, release_diff_check, release_files_missing
 from exports.downloads import release_file_response

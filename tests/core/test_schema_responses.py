@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.services import token_issue
 from core.roles import Role
 from corpus.models import ScrapeLogEntry
-from corpus.scraping import scrape_run_start
+from corpus.services.scraping import scrape_run_start
 from exports.models import Release
 from exports.services.releases import release_create
 from tests.core.test_schema_fuzz import CHECKS  # the same checks as the fuzz run

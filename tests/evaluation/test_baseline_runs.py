@@ -18,7 +18,7 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
 from evaluation.services.baselines import baseline_run_execute, baseline_run_record

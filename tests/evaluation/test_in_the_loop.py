@@ -14,7 +14,7 @@ from annotation.services.work import lease_claim_next
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from evaluation.services.model_loop.attempts import campaign_model_set, model_answers_fill
 from exports.models import Release

@@ -28,7 +28,7 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.models import Article
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, Submission
 from evaluation.selectors.human import human_performance_report
 from exports.models import Release

@@ -21,7 +21,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
 from evaluation.services.curves.fit import nested_subsets

@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from core.jobs import Superseded, job_start, job_succeed
 from core.roles import Role
+from core.services.jobs import Superseded, job_start, job_succeed
 from evaluation import tasks as evaluation_tasks
 from evaluation.models import BaselineRun
 from evaluation.services.release_scoring import release_scoring_record

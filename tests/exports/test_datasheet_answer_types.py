@@ -12,7 +12,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.services.analysis.answer_types import AnswerType, pipeline_name
 from evaluation.services.analysis.dataset_analysis import answer_types_store
 from evaluation.views.results import ANSWER_TYPE_LABELS

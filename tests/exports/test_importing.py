@@ -14,7 +14,7 @@ from annotation.models import Answer, Campaign, Question, QuestionRevision
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_store, paragraphs_sha256
+from corpus.services.articles import article_store, paragraphs_sha256
 from corpus.splits import target_counts
 from exports.services.importing import ImportReport, squad_import
 from tests.needs import PIAF, PIAF_2020, require_file

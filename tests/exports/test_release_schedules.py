@@ -27,7 +27,7 @@ from config.celery import app
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from exports.models import Release, ReleaseFile, ReleaseSchedule
 from exports.services import schedules

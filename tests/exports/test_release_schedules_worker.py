@@ -13,7 +13,7 @@ from django.test import Client
 from config.celery import app
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from exports.models import Release, ReleaseSchedule
 from exports.services.schedules import schedule_create

@@ -26,11 +26,11 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
-from core.jobs import Superseded, job_start
 from core.roles import Role
+from core.services.jobs import Superseded, job_start
 from corpus.models import Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from exports.build import build_release_files, check_options
 from exports.formats.mrqa import simple_tokenizer, spacy_tokenizer
 from exports.models import Release, ReleaseFile, TokenCache, TokenSweep

@@ -23,7 +23,7 @@ from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.models import Article, Paragraph
-from corpus.services import corpus_load
+from corpus.services.articles import corpus_load
 from evaluation.services.model_loop.attempts import campaign_model_set
 from exports.models import Release
 from exports.services.releases import release_build, release_create

@@ -28,7 +28,7 @@ from annotation.models import Answer, QuestionType
 from annotation.selectors.questions import dataset_questions
 from annotation.services.answer_types import answer_types_store_chunk
 from core.i18n import Text
-from core.jobs import job_enqueue, job_run
+from core.services.jobs import job_enqueue, job_run
 from corpus.models import Split
 from evaluation.models import DatasetAnalysis
 from evaluation.services.analysis.answer_types import AnswerType, answer_types, pipeline_name

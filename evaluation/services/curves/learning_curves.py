@@ -28,7 +28,7 @@ from annotation.selectors.reports import counted_leases, seconds_worked
 from annotation.services.campaigns import campaign_update
 from core.errors import ServiceError
 from core.i18n import Text
-from core.jobs import Superseded, job_enqueue, job_run
+from core.services.jobs import Superseded, job_enqueue, job_run
 from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.metrics import best_over, f1
 from evaluation.model_names import model_location

@@ -40,9 +40,9 @@ from annotation.services.work import check_kind, check_open
 from annotation.validation import MODEL_KEY, question_text_problems, span_problems
 from core.errors import ServiceError
 from core.inputs import parse_id
-from core.jobs import job_enqueue
 from core.outbound import url_problem
 from core.ratelimit import RateLimited, rate_take
+from core.services.jobs import job_enqueue
 from core.text import has_bad_characters
 from evaluation.metrics import exact_match, f1, language_normalization
 from evaluation.models import BaselineRun

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 from annotation.models import Answer, Campaign, ModelKind, ModelRound, Question
 from annotation.services.model_loop import model_round_results_store
 from core.i18n import Text
-from core.jobs import job_run, job_succeed
+from core.services.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.run_predict import run_predict

@@ -11,8 +11,8 @@ from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
 from core.i18n import Text
-from core.jobs import Report, job_enqueue, job_run
 from core.models import WorkerCheck
+from core.services.jobs import Report, job_enqueue, job_run
 
 
 def worker_check_start(*, queue: str, created_by=None) -> WorkerCheck:

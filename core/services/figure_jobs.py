@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.figures import REGISTRY, Figure, FigureReading, figure_key
-from core.jobs import job_enqueue, job_fail, job_run, job_succeed
 from core.models import StoredFigure
+from core.services.jobs import job_enqueue, job_fail, job_run, job_succeed
 
 # A pending job older than this never reached a worker (a lost message): start another.
 PENDING_FOR = timedelta(minutes=15)

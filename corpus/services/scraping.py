@@ -16,11 +16,11 @@ from django.utils.translation import gettext_noop
 
 from core.errors import ServiceError
 from core.i18n import Text, as_text
-from core.jobs import Report, job_enqueue, job_reopen, job_run
+from core.services.jobs import Report, job_enqueue, job_reopen, job_run
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
 from corpus.readers import SourceArticle
 from corpus.segmentation import segment
-from corpus.services import (
+from corpus.services.articles import (
     article_store,
     check_language,
     check_wave,
