@@ -50,19 +50,11 @@ PURE = {
     "annotation.guidelines",
     "exports.formats",
     "evaluation.metrics",
-    "evaluation.baselines.no_answer",
+    "evaluation.baselines",  # all of it since the baseline jobs moved to services
     "evaluation.official_squad_v11",
     "evaluation.official_squad_v20",
     "evaluation.scoring",
     "evaluation.services.analysis.answer_types",
-    "evaluation.baselines.checkpoints",
-    "evaluation.baselines.features",
-    "evaluation.baselines.lexical",
-    "evaluation.baselines.mrqa_client",
-    "evaluation.baselines.qa",
-    "evaluation.baselines.sliding_window",
-    "evaluation.baselines.tiny",
-    "evaluation.baselines.training",
     "evaluation.services.curves.fit",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
