@@ -14,6 +14,7 @@ class AnnotationConfig(AppConfig):
         from annotation.selectors.campaigns import paragraphs_figure
         from annotation.selectors.reports import hours_figure
         from core.figures import figure_register
+        from core.fragments import fragment_register
         from corpus.signals import articles_changed
 
         figure_register(paragraphs_figure())
@@ -23,4 +24,9 @@ class AnnotationConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(
                 signals.on_campaign_changed, sender=Campaign, dispatch_uid="annotation-campaign"
+            )
+        # The admin's home (accounts) lists annotation's pages (core/fragments.py).
+        for part, order in (("campaigns", 10), ("quality", 30), ("hours", 80)):
+            fragment_register(
+                "accounts.admin-home", f"annotation/fragments.html#admin-home-{part}", order=order
             )

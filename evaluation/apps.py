@@ -26,3 +26,19 @@ class EvaluationConfig(AppConfig):
 
         extension_register(POINT, release_scoring_extension())
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")
+
+        # Evaluation's parts of lower apps' pages (core/fragments.py).
+        from core.fragments import fragment_register
+
+        for place, part, order in (
+            ("accounts.admin-home", "admin-home", 40),
+            ("annotation.campaign-dashboard.links", "campaign-dashboard-link", 0),
+            ("annotation.campaign-dashboard.panels", "campaign-dashboard-estimate", 0),
+            ("annotation.campaign-form.links", "campaign-form-link", 0),
+            ("exports.schedule.scores", "schedule-scores", 0),
+            ("exports.release.score-with", "release-score-with", 0),
+            ("exports.release.scoring", "release-scoring", 0),
+            ("exports.release-form.score-with", "release-form-score-with", 0),
+            ("exports.schedule-form.score-with", "schedule-form-score-with", 0),
+        ):
+            fragment_register(place, f"evaluation/fragments.html#{part}", order=order)

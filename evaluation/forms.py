@@ -2,7 +2,8 @@
 
 The forms are exports'; the baselines a release may name, their fields and the check of the
 list are evaluation's, registered at exports' extension point (`exports.scoring`) by
-`EvaluationConfig.ready` (`release_scoring_extension`).
+`EvaluationConfig.ready` (`release_scoring_extension`); the fieldset's HTML is evaluation's
+too, in `fragments.html`, rendered at the forms' places (`core.fragments`).
 """
 
 from django import forms
@@ -95,6 +96,4 @@ def release_scoring_extension() -> ReleaseScoring:
         score_with=score_with_from,
         initial=score_with_initial,
         add_error=score_with_add_error,
-        form_template="evaluation/score_with_fieldset.html",
-        release_template="evaluation/release_scoring_part.html",
     )

@@ -8,6 +8,9 @@ class ExportsConfig(AppConfig):
 
     def ready(self):
         from core.figures import figure_register
+        from core.fragments import fragment_register
         from exports.diff import diff_figure
 
         figure_register(diff_figure())
+        # The admin's home (accounts) lists the releases (core/fragments.py).
+        fragment_register("accounts.admin-home", "exports/fragments.html#admin-home", order=20)

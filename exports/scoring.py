@@ -2,10 +2,12 @@
 scores releases (evaluation) plugs its part in.
 
 Exports stores the `score_with` list it is handed and announces "built"
-(`exports.events.release_built`); what the list may hold, the check of it, the form's
-"Score with" fieldset and the release page's scoring part belong to the app that registered
-a `ReleaseScoring` (`core.extensions`, in its `AppConfig.ready`). With none registered, a
-release scores nothing: its form has no fieldset, and a list is refused.
+(`exports.events.release_built`); what the list may hold, the check of it and the fields of
+the form's "Score with" fieldset belong to the app that registered a `ReleaseScoring`
+(`core.extensions`, in its `AppConfig.ready`). The pages show that app's parts through
+their places (`core.fragments`): `exports.release.score-with`, `exports.release.scoring`,
+`exports.release-form.score-with` and `exports.schedule-form.score-with`. With none
+registered, a release scores nothing: its form has no such fields, and a list is refused.
 """
 
 from __future__ import annotations
@@ -35,10 +37,6 @@ class ReleaseScoring:
     initial: Callable[[list], dict]
     # add_error(form, entry_field, part, message): show a refusal of one entry's `part`.
     add_error: Callable
-    # The fieldset's template (given `form`, `fieldset_id` and `hint`), and the release page's
-    # part (given `release`: partials "score-with", the list in words, and "scoring").
-    form_template: str
-    release_template: str
 
 
 def release_scoring() -> ReleaseScoring | None:

@@ -8,10 +8,13 @@ the reason each exists; a failure names the module, the line and the rule.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +39,7 @@ PURE = {
     "config.env",
     "core.egress",
     "core.errors",
+    "core.fragments",
     "core.jsondepth",
     "core.text",
     "core.charts",
@@ -55,6 +59,7 @@ PURE = {
     "evaluation.official_squad_v20",
     "evaluation.scoring",
     "evaluation.services.analysis.answer_types",
+    "evaluation.agreement",
     "evaluation.services.curves.fit",
 }
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
@@ -451,3 +456,159 @@ def breach(campaign, pk):
         assert str(breach) in str(failure.value)
     finally:
         WRITES_FOUND.remove(breach)
+
+
+# Templates stand on their app's floor too. A template may name (`{% url 'app:name' %}`) and
+# include or extend (`{% include "app/…" %}`) only what its own floor and the floors below
+# own; a page that shows a part of a higher app renders a place (`{% fragments "…" %}`) that
+# the higher app fills in its AppConfig.ready (core/fragments.py). A URL belongs to the app
+# whose URL conf declares it; the roof's own (the language switch, the API docs, Django's
+# admin) are the site's, and any template may name them. The project's `templates/` is the
+# frame: base.html, the error pages, partials/. Every page extends or includes it, so any
+# template may name it; and it names nothing above accounts (the home, the sign-out), so no
+# feature reaches every page through it.
+FRAME = "templates"
+FRAME_NAMES_UP_TO = "accounts"
+TEMPLATE_TAG = re.compile(r"\{%\s*(url|include|extends)\s+([\"'])([^\"']+)\2")
+# Upward references that another change removes; each must still exist (delete it then).
+TEMPLATE_EXCEPTIONS: set[tuple[str, str]] = set()
+
+
+def _template_files() -> dict[str, str]:
+    paths = [*(ROOT / FRAME).rglob("*.html")]
+    for app in FLOORS:
+        paths += (ROOT / app / "templates").rglob("*.html")
+    return {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in paths}
+
+
+TEMPLATES = _template_files()
+
+
+@cache
+def _url_owners() -> dict[str, str]:
+    """Every named URL ("namespace:name") and the URL conf that declares it."""
+    owners = {}
+
+    def walk(patterns, namespace: str, conf: str):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                walk(pattern.url_patterns, inner, getattr(pattern.urlconf_module, "__name__", ""))
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                owners[namespace + pattern.name] = conf
+
+    walk(get_resolver().url_patterns, "", get_resolver().urlconf_name)
+    return owners
+
+
+def _template_owner(name: str) -> str | None:
+    """The app (or the frame) a template name belongs to; None for a library's template."""
+    name = name.partition("#")[0]
+    first = name.split("/")[0]
+    if first in FLOORS and (ROOT / first / "templates" / name).exists():
+        return first
+    if (ROOT / FRAME / name).exists():
+        return FRAME
+    return None
+
+
+@dataclass(frozen=True)
+class Reference:
+    template: str  # the path of the template that names it
+    line: int
+    tag: str  # url, include or extends
+    name: str
+    owner: str | None  # the app that owns what is named, FRAME, or None (a library's)
+
+    def __str__(self) -> str:
+        return f"{self.template}:{self.line} {self.tag} {self.name} ({self.owner})"
+
+
+def _references(path: str, text: str) -> list[Reference]:
+    found = []
+    for match in TEMPLATE_TAG.finditer(text):
+        tag, name = match.group(1), match.group(3)
+        if tag == "url":
+            view = _url_owners().get(name, "")
+            owner = _app(view) if _project(view) else None
+        else:
+            owner = _template_owner(name)
+        line = text.count("\n", 0, match.start()) + 1
+        found.append(Reference(path, line, tag, name, owner))
+    return found
+
+
+def _upward(ref: Reference) -> bool:
+    holder = ref.template.split("/")[0]
+    if ref.owner not in FLOORS:  # the frame, the roof's own pages, a library's
+        return False
+    ceiling = FRAME_NAMES_UP_TO if holder == FRAME else holder
+    return FLOORS.index(ref.owner) > FLOORS.index(ceiling)
+
+
+def _template_breaches() -> list[Reference]:
+    return [
+        ref
+        for path, text in TEMPLATES.items()
+        for ref in _references(path, text)
+        if _upward(ref) and (ref.template, ref.name) not in TEMPLATE_EXCEPTIONS
+    ]
+
+
+def test_the_templates_and_what_they_name_are_found():
+    """The scan sees the templates and tells who owns what they name."""
+    assert {"templates/base.html", "accounts/templates/accounts/admin_home.html"} <= set(TEMPLATES)
+    base = {
+        ref.name: ref.owner
+        for ref in _references("templates/base.html", TEMPLATES["templates/base.html"])
+    }
+    assert base == {
+        "partials/htmx.html": FRAME,
+        "accounts:home": "accounts",
+        "set_language": ROOF,
+        "accounts:logout": "accounts",
+    }
+    assert _template_owner("core/job_status.html#job-status") == "core"
+    assert _url_owners()["reports:hours"].startswith("annotation.")
+
+
+def test_templates_name_only_their_own_floor_and_the_floors_below():
+    """A lower app's template names no higher app's URL and includes none of its templates;
+    the frame (templates/) names nothing above accounts."""
+    assert "\n".join(str(ref) for ref in _template_breaches()) == ""
+
+
+def test_each_template_exception_is_still_needed():
+    """An exception that no template needs any more is deleted, so the list only shrinks."""
+    named = {
+        (ref.template, ref.name)
+        for path, text in TEMPLATES.items()
+        for ref in _references(path, text)
+        if _upward(ref)
+    }
+    assert TEMPLATE_EXCEPTIONS - named == set()
+
+
+def test_the_template_rule_would_catch_a_breach():
+    """A made-up template of each kind of breach is reported; extending the frame is not."""
+    breaches = {
+        "corpus/templates/corpus/made_up.html": (
+            "{% extends \"base.html\" %}{% url 'annotation:campaigns' %}\n"
+            '{% include "evaluation/fragments.html#schedule-scores" %}'
+        ),
+        "templates/made_up.html": '{% url "exports:releases" %}',
+    }
+    TEMPLATES.update(breaches)
+    try:
+        reported = {str(ref) for ref in _template_breaches()}
+        with pytest.raises(AssertionError):
+            test_templates_name_only_their_own_floor_and_the_floors_below()
+    finally:
+        for path in breaches:
+            del TEMPLATES[path]
+    assert reported == {
+        "corpus/templates/corpus/made_up.html:1 url annotation:campaigns (annotation)",
+        "corpus/templates/corpus/made_up.html:2 include "
+        "evaluation/fragments.html#schedule-scores (evaluation)",
+        "templates/made_up.html:1 url exports:releases (exports)",
+    }

@@ -17,7 +17,6 @@ from exports.diff import DIFF_FIGURE, diff_params, release_diff_check, release_f
 from exports.downloads import release_file_response
 from exports.forms.releases import ReleaseForm
 from exports.models import Release
-from exports.scoring import release_scoring
 from exports.selectors import release_choices, release_list_page
 from exports.services.releases import release_can_resume, release_create, release_resume
 
@@ -52,11 +51,7 @@ def release_page(request, pk: int):
     release = get_object_or_404(Release, pk=pk)
     if request.htmx:
         return render(request, "exports/release.html#release-files", {"release": release})
-    context = {
-        "release": release,
-        "can_resume": release_can_resume(release),
-        "scoring": release_scoring(),  # evaluation's part of the page (`exports.scoring`)
-    }
+    context = {"release": release, "can_resume": release_can_resume(release)}
     return render(request, "exports/release.html", context)
 
 
