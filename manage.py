@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Django's command-line utility for administrative tasks."""
+"""Run the project's management commands: `python manage.py help` lists them."""
 
 import os
 import sys

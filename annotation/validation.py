@@ -110,8 +110,13 @@ def question_text_problems(text, _) -> dict[str, str]:
         return {
             "text": _("The text holds characters that cannot be stored (NUL or broken Unicode).")
         }
-    if len(text.strip()) > MAX_QUESTION_CHARS:
-        return {"text": _("A question has at most 1,000 characters.")}
+    # Characters are code points (Python's len), as the page's counter shows them: an emoji
+    # is one, whatever its UTF-16 length (docs/decisions.md, "A question's length").
+    if (count := len(text.strip())) > MAX_QUESTION_CHARS:
+        return {
+            "text": _("A question has at most 1,000 characters (this one has %(count)d).")
+            % {"count": count}
+        }
     return {}
 
 

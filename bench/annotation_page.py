@@ -13,6 +13,13 @@ Playwright, signs in as the demo annotator and works through --paragraphs paragr
 it writes three questions with the page's own script, sends the paragraph, and clicks "Next
 paragraph".
 
+Beside it, in the same browser and the same run, the floor (issue 24): the same click on a
+link to an empty authenticated page (`bench/floor_urls.py`: the site's layout, no content),
+from click to its first contentful paint, one floor click before each "Next paragraph" (in a
+second tab brought to the front). It prints the machine and its load, each figure beside its
+floor and the ratio, and FIGURE lines (`bench/figures.py`). Before each click it waits, as an
+annotator reading "Sent" would, until the page fetched ahead has arrived (at most 3 s).
+
 For each click it measures, in the browser, from the click's input event:
 - shown: the paragraph's text painted (Element Timing on #paragraph, `elementtiming`);
 - ready: the page script has run (question field focused, `performance.mark("annotate:ready")`);
@@ -24,6 +31,7 @@ annotation page: bytes over the wire with an empty cache (cold) and on the next 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -38,6 +46,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures import beside_floor, figure, print_machine  # noqa: E402 (bench/ on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -63,6 +74,46 @@ ARM_CLICK = """() => {
             sessionStorage.setItem('bench-click', String(performance.timeOrigin + event.timeStamp));
         }
     }, {capture: true, once: true});
+}"""
+
+# The floor: a link to the empty page, clicked; its first contentful paint, from the click.
+EMPTY_PAGE = "/bench-empty-page/"
+ARM_FLOOR = """(href) => {
+    sessionStorage.removeItem('bench-floor-click');
+    let link = document.getElementById('bench-floor-link');
+    if (!link) {
+        link = document.createElement('a');
+        link.id = 'bench-floor-link';
+        link.textContent = 'next';
+        document.querySelector('main, body').prepend(link);
+    }
+    link.href = href;
+    addEventListener('click', (event) => {
+        if (event.target.id === 'bench-floor-link') {
+            const at = performance.timeOrigin + event.timeStamp;
+            sessionStorage.setItem('bench-floor-click', String(at));
+        }
+    }, {capture: true, once: true});
+}"""
+READ_FLOOR = """() => new Promise((resolve) => {
+    const clicked = Number(sessionStorage.getItem('bench-floor-click'));
+    const finish = (paint) => resolve({clicked, origin: performance.timeOrigin, paint});
+    const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+            if (entry.name !== 'first-contentful-paint') continue;
+            observer.disconnect();
+            finish(entry.startTime);
+        }
+    });
+    observer.observe({type: 'paint', buffered: true});
+    setTimeout(() => finish(null), 5000);
+})"""
+# "Sent" shows: wait until the next paragraph's page fetched ahead has arrived (or 3 s).
+AHEAD_ARRIVED = """() => {
+    const link = document.querySelector('link[rel="prefetch"]');
+    if (!link) return false;
+    const entry = performance.getEntriesByName(link.href)[0];
+    return Boolean(entry && entry.responseEnd > 0);
 }"""
 
 # On the new page: wait for the paragraph's paint and the script's mark, then report the times.
@@ -145,6 +196,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--redis-url", default="", help="with --database-url: the cache's Redis (default: none)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--phone", action="store_true", help="a phone's screen (390×844, touch) instead of 1366×768"
+    )
     args = parser.parse_args(argv)
     if args.paragraphs < 2 or args.workers < 1:
         parser.error("--paragraphs must be at least 2 and --workers at least 1")
@@ -190,7 +244,8 @@ def embedded_env(var_dir: Path, debug: bool) -> dict[str, str]:
         SECRET_KEY=secrets.token_urlsafe(48),
         VAR_DIR=str(var_dir),
         STATIC_MANIFEST="true",  # as `make run` and production: hashed, cached for a year
-        DJANGO_SETTINGS_MODULE="config.settings",
+        # The site plus the floor's empty page (bench/floor_urls.py).
+        DJANGO_SETTINGS_MODULE="bench.floor_settings",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
@@ -278,20 +333,35 @@ def write_and_send(page) -> None:
     page.wait_for_selector("#next-paragraph", state="visible")
 
 
-def measure(base: str, password: str, paragraphs: int) -> dict:
+def floor_click(page, base: str, number: int) -> dict:
+    """Click a link to the empty page; return the click's time and the new page's paint."""
+    page.bring_to_front()
+    page.evaluate(ARM_FLOOR, f"{EMPTY_PAGE}?n={number}")
+    page.click("#bench-floor-link")
+    page.wait_for_url(f"{base}{EMPTY_PAGE}?n={number}")
+    return page.evaluate(READ_FLOOR)
+
+
+def measure(base: str, password: str, paragraphs: int, phone: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
-    samples = []
+    samples, floors = [], []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 768})
+        screen = (
+            {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+            if phone
+            else {"viewport": {"width": 1366, "height": 768}}
+        )
+        context = browser.new_context(locale="fr-FR", **screen)
         page = context.new_page()
         page.goto(f"{base}/accounts/login/")
         page.fill("#id_username", "annotator")
         page.fill("#id_password", password)
         page.click("main button[type=submit]")
         page.wait_for_url(f"{base}/annotate/")
-        page.locator(".campaign-card", has_text="Démo — questions").locator("button").click()
+        demo = page.get_by_role("heading", name="Démo — questions", exact=True)
+        page.locator(".campaign-card", has=demo).locator("button").click()
         page.wait_for_selector("#paragraph")
 
         # Cold weight: the annotation page with an empty cache.
@@ -300,8 +370,17 @@ def measure(base: str, password: str, paragraphs: int) -> dict:
         page.reload()
         cold = page.evaluate(READ_TIMES)["transfer"]
 
-        for _ in range(paragraphs + 1):  # the first click warms the server: not counted
+        floor_page = context.new_page()  # the floor's tab, signed in as the same annotator
+        floor_page.goto(f"{base}{EMPTY_PAGE}")
+
+        for number in range(paragraphs + 1):  # the first click warms the server: not counted
             write_and_send(page)
+            # An annotator reads "Sent" for a moment: the page fetched ahead arrives (none:
+            # nothing left, or it failed; the click then posts).
+            with contextlib.suppress(Exception):
+                page.wait_for_function(AHEAD_ARRIVED, timeout=3000)
+            floors.append(floor_click(floor_page, base, number))
+            page.bring_to_front()
             page.evaluate(ARM_CLICK)
             page.click("#next-paragraph")
             page.wait_for_url(lambda url: "/annotate/leases/" in url)
@@ -311,7 +390,7 @@ def measure(base: str, password: str, paragraphs: int) -> dict:
     if os.environ.get("BENCH_DEBUG"):
         for sample in samples[1:4]:
             print(json.dumps(sample))
-    return {"cold_bytes": cold, "samples": samples[1:]}
+    return {"cold_bytes": cold, "samples": samples[1:], "floors": floors[1:]}
 
 
 def summarize(measured: dict) -> dict:
@@ -339,8 +418,23 @@ def summarize(measured: dict) -> dict:
             "max": round(max(values), 1),
         }
 
+    floor_values = [
+        f["origin"] - f["clicked"] + f["paint"]
+        for f in measured["floors"]
+        if f["paint"] is not None
+    ]
+    floor = (
+        {
+            "p50": round(percentile(floor_values, 50), 1),
+            "p95": round(percentile(floor_values, 95), 1),
+            "max": round(max(floor_values), 1),
+        }
+        if floor_values
+        else None
+    )
     return {
         "clicks": len(rows),
+        "floor_ms": floor,
         "shown_ms": stats("shown"),
         "ready_ms": stats("ready"),
         "claim_and_redirect_ms": stats("claim"),
@@ -380,13 +474,14 @@ def main(argv=None) -> int:
         server = start_server(args, env, var_dir)
         base = f"http://{HOST}:{args.port}"
         wait_healthy(base, server, var_dir)
-        result = summarize(measure(base, password, args.paragraphs))
+        result = summarize(measure(base, password, args.paragraphs, args.phone))
     finally:
         stop_server(server)
         shutil.rmtree(var_dir, ignore_errors=True)
         if args.database_url:
             drop_database(args.database_url)
     result |= {
+        "screen": "phone 390x844" if args.phone else "desktop 1366x768",
         "load_average_1min": round(os.getloadavg()[0], 2),
         "server": args.server,
         "debug": debug,
@@ -395,13 +490,30 @@ def main(argv=None) -> int:
         "target_shown_ms": target,
     }
     result["target_met"] = bool(result["shown_ms"] and result["shown_ms"]["p95"] <= target)
+    floor, shown = result["floor_ms"], result["shown_ms"]
+    result["ratio_p50"] = round(shown["p50"] / floor["p50"], 2) if floor and shown else None
+    result["ratio_p95"] = round(shown["p95"] / floor["p95"], 2) if floor and shown else None
+    result["floor_target_met"] = bool(result["ratio_p50"] and result["ratio_p50"] < 2)
     if args.json:
         print(json.dumps(result))
         return 0 if result["target_met"] else 1
     print(
         f'\n{result["clicks"]} clicks on "Next paragraph" '
-        f"({args.server}, {stack}, {os.cpu_count()} cores)"
+        f"({args.server}, {stack}, {result['screen']}, {os.cpu_count()} cores)"
     )
+    print_machine()
+    name = "annotation_page." + ("phone" if args.phone else "desktop")
+    if floor and shown:
+        for q in ("p50", "p95"):
+            beside_floor(
+                f"{name}.shown.{q}",
+                shown[q],
+                floor[q],
+                "ms",
+                what=f'"Next paragraph", click → paragraph painted, {q}',
+                floor_what=f"click → an empty authenticated page painted, {q}, same run",
+            )
+    figure(f"{name}.cold_bytes", result["cold_bytes"], "B")
     for key, label in [
         ("shown_ms", "click → paragraph shown"),
         ("ready_ms", "click → page script ready"),
@@ -416,6 +528,14 @@ def main(argv=None) -> int:
         print(
             f"  {label:<40} p50 {s['p50']:7.1f} ms  p95 {s['p95']:7.1f} ms  max {s['max']:7.1f} ms"
         )
+    if floor:
+        print(
+            f"  {'floor: click → empty page painted':<40} p50 {floor['p50']:7.1f} ms  "
+            f"p95 {floor['p95']:7.1f} ms  max {floor['max']:7.1f} ms"
+        )
+        verdict = "met" if result["floor_target_met"] else "MISSED"
+        ratio = result["ratio_p50"]
+        print(f"  target: shown p50 under 2× the floor (issue 25): {ratio}×: {verdict}")
     print(f"  load average (1 min) at the end: {result['load_average_1min']}")
     print(f"  page weight: cold {result['cold_bytes']:,} B, warm {result['warm_bytes_median']:,} B")
     verdict = "met" if result["target_met"] else "MISSED"

@@ -26,7 +26,8 @@ stored with every score, so a score is never compared with one made under other 
        even when it is the numeral);
     6. collapse whitespace (``str.split`` also splits on no-break and narrow no-break spaces).
 
-``word`` (version 1), for languages written without spaces, in the manner of the M2QA metric:
+``word`` (version 1), for languages written without spaces (on XQuAD zh and hi it gives MLQA's
+official figures; it is not M2QA's F1, which counts jieba's words: docs/metrics.md):
     lower-case; delete every character whose Unicode category is P* (symbols such as $ or + stay);
     no article list. Each character of the scripts in ``CHARACTER_SCRIPTS`` (CJK ideographs,
     Hiragana, Katakana, Hangul, Thai) is a token by itself; any other run of characters between

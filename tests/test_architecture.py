@@ -55,8 +55,6 @@ PURE = {
     "exports.formats",
     "evaluation.metrics",
     "evaluation.baselines",  # all of it since the baseline jobs moved to services
-    "evaluation.official_squad_v11",
-    "evaluation.official_squad_v20",
     "evaluation.scoring",
     "evaluation.services.analysis.answer_types",
     "evaluation.agreement",

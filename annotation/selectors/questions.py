@@ -89,6 +89,20 @@ def paragraph_existing_questions(paragraph_pk: int) -> list[Question]:
     return list(questions.order_by("position", "pk").only("pk", "text", "paragraph_id"))
 
 
+def lease_sent_questions(lease) -> list[dict]:
+    """The questions a lease sent, as its page shows them once sent: text, the answer (the
+    plausible one of an unanswerable question) and whether it is unanswerable."""
+    questions = Question.objects.filter(lease=lease).order_by("position", "pk")
+    rows = []
+    for question in questions.prefetch_related("answers"):
+        kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
+        answer = next((a.text for a in question.answers.all() if a.kind == kind), "")
+        rows.append(
+            {"text": question.text, "answer": answer, "is_impossible": question.is_impossible}
+        )
+    return rows
+
+
 def reviewed_answer(question: Question) -> Answer | None:
     """The span a review audits: the original answer, or an unanswerable question's plausible
     one (None when an imported unanswerable question came without it)."""

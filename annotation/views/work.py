@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,16 +19,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotation.models import Campaign, Lease
 from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
 from annotation.selectors.quality import feedback_for
-from annotation.selectors.questions import paragraph_existing_questions
+from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.work import lease_claim_next, lease_get, lease_release
+from annotation.validation import MAX_QUESTION_CHARS
 from core.errors import ServiceError
 from core.inputs import form_int
 from core.permissions import role_required
 from core.roles import Role
 
 annotator_only = role_required(Role.ANNOTATOR)
+AHEAD_SECONDS = 120  # how long a page fetched ahead stays usable for "Next paragraph"
 
 
 @annotator_only
@@ -95,6 +98,16 @@ def _page_messages(campaign: Campaign) -> dict:
         "longAnswer": _("Over 20 words: is this the smallest answer?"),
         "needText": _("Write the question."),
         "needAnswer": _("Select the answer in the paragraph."),
+        "needTextAndAnswer": _("Write the question, then select its answer in the paragraph."),
+        "needTextAndPlausible": _(
+            "Write the question, then select its plausible answer in the paragraph."
+        ),
+        "tooLong": _(
+            "This question has %(count)s characters: shorten it to %(max)s at most. Nothing "
+            "was cut."
+        ),
+        "charCounter": _("%(count)s / %(max)s characters"),
+        "wasSent": _("This paragraph was sent."),
         "saved": _("Draft saved at %(time)s"),
         "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
         "draftTroubleTitle": _("Your questions are not reaching the server."),
@@ -185,7 +198,10 @@ def writing_mode(campaign: Campaign) -> str:
 @require_http_methods(["GET"])
 def lease_page(request, pk: int):
     lease = own_lease(request, pk)
-    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
+    # A paragraph already sent (Back after "Send", a reload, a second tab) is shown as sent,
+    # with the next one offered: never as an editable page whose sending would be refused.
+    sent = lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.WRITE
+    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED) and not sent:
         messages.info(request, _("This item is finished: it was sent or given back."))
         return redirect("annotation:annotator-home")
     if lease.kind == Lease.Kind.ANSWER:
@@ -198,6 +214,9 @@ def lease_page(request, pk: int):
     context = {
         "lease": lease,
         "campaign": campaign,
+        "sent": sent,
+        "sent_questions": lease_sent_questions(lease) if sent else [],
+        "max_question_chars": MAX_QUESTION_CHARS,
         "mode": mode,
         "existing_questions": existing,
         "existing_texts": [question.text for question in existing],
@@ -219,7 +238,17 @@ def lease_page(request, pk: int):
             else "",
         },
     }
-    return render(request, "annotation/lease.html", context)
+    response = render(request, "annotation/lease.html", context)
+    if request.GET.get("ahead") and not sent:
+        # The page fetched ahead while "Sent" shows (annotate.js, `?ahead=<once>`): the
+        # browser keeps it for the click on "Next paragraph", which then costs no request.
+        # The address is used once (a fresh value each time), so no later visit reads it.
+        response["Cache-Control"] = f"private, max-age={AHEAD_SECONDS}"
+    else:
+        # Every other visit (Back included) asks the server: a paragraph sent since shows
+        # as sent, a draft saved since shows as saved.
+        add_never_cache_headers(response)
+    return response
 
 
 @annotator_only

@@ -8,6 +8,11 @@ their offsets in Python string indices too, so answer positions need no conversi
 
 Pure Python (plus numpy for the n-best search): no torch and no Django, so the platform and
 the GPU benchmark can both use it.
+
+The method (overlapping windows with a stride, the classifier token as the label of a window
+without the answer, the best start and end logits searched among the n best of each) is the
+one of Hugging Face transformers' question-answering example (``run_qa.py`` and
+``utils_qa.py`` in ``examples/pytorch/question-answering``); the code is written here.
 """
 
 import math

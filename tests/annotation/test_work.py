@@ -397,3 +397,23 @@ def test_a_give_back_note_with_a_nul_is_refused_and_changes_nothing(
     assert list(error.value.errors) == ["note"]
     lease.refresh_from_db()
     assert (lease.status, lease.release_note) == ("active", "")
+
+
+def test_api_a_question_is_counted_in_code_points_up_to_1000(api, campaign, paragraphs):
+    """Issue 25: the page and the server count a question's characters alike (code points,
+    Python's len): 1,000 emoji-laden characters pass, 1,001 answer a 400 naming the field."""
+    lease_id = api.post(f"/api/v1/campaigns/{campaign.pk}/leases/").json()["id"]
+    payload = good_questions(paragraphs[0])
+    longest = ("Pourquoi 🌊 la Loire " * 60)[:999] + "?"
+    assert len(longest) == 1000 and len(longest.encode("utf-16-le")) // 2 == 1050
+    payload[0]["text"] = longest + "x"
+    response = api.post(f"/api/v1/leases/{lease_id}/submit/", {"questions": payload}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {
+        "questions[0].text": ["Une question fait au plus 1 000 caractères (celle-ci en a 1001)."]
+    }
+    assert Question.objects.count() == 0
+    payload[0]["text"] = longest
+    response = api.post(f"/api/v1/leases/{lease_id}/submit/", {"questions": payload}, format="json")
+    assert response.status_code == 201
+    assert Question.objects.get(position=0).text == longest

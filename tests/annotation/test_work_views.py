@@ -80,3 +80,43 @@ def test_the_home_says_continue_where_an_item_is_held(client, campaign, paragrap
     assert page.context["held"] == {campaign.pk}
     assert "Continue your paragraph" in page.content.decode()
     assert "Next paragraph" not in page.content.decode()
+
+
+def test_a_sent_paragraphs_page_says_it_was_sent_and_offers_the_next(
+    client, campaign, paragraphs, annotators
+):
+    """Issue 25: Back after "Send" (or a reload) asks the server, which shows the paragraph as
+    sent, with its questions, and "Next paragraph": no form that would be refused."""
+    from annotation.services.work import questions_submit
+    from tests.annotation.conftest import good_questions
+
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    questions = good_questions(paragraphs[0])
+    questions[0]["text"] = "Question <b>0</b> ?"
+    questions_submit(lease=lease, questions=questions)
+    client.force_login(annotators[0])
+    page = client.get(f"/annotate/leases/{lease.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<p role="status" id="sent-message">Ce paragraphe a été envoyé.</p>' in html
+    assert 'data-sent="true"' in html
+    assert '<form id="question-form" class="form question-form" novalidate hidden>' in html
+    assert 'id="submit-paragraph" class="button-primary" disabled hidden' in html
+    assert '<p class="question-text">Question &lt;b&gt;0&lt;/b&gt; ?</p>' in html
+    assert html.count('<li class="question-item">') == 3
+    assert 'id="next-paragraph"' in html
+    assert "no-store" in page["Cache-Control"]
+
+
+def test_the_page_fetched_ahead_is_kept_by_the_browser_and_no_other(
+    client, campaign, paragraphs, annotators
+):
+    """Issue 25: the next paragraph's page, fetched ahead under `?ahead=`, may be kept for the
+    click (one fetch); its own address is never kept (Back and reloads ask the server)."""
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    client.force_login(annotators[0])
+    ahead = client.get(f"/annotate/leases/{lease.pk}/?ahead=k3x9")
+    assert ahead.status_code == 200
+    assert ahead["Cache-Control"] == "private, max-age=120"
+    plain = client.get(f"/annotate/leases/{lease.pk}/")
+    assert "no-store" in plain["Cache-Control"] and "max-age=0" in plain["Cache-Control"]

@@ -3,12 +3,10 @@
 Expected values are worked out by hand in the comments: p and t are the numbers of predicted
 and true tokens, c the tokens they share, P = c/p, R = c/t and F1 = 2PR / (P + R); each
 question takes its best ground truth; EM and F1 are 100 × the mean over the dataset's questions
-(a question without a prediction scores 0). With the defaults the figures are also compared,
-exactly, with ``evaluation.official_squad_v11`` (the transcription of ``evaluate-v1.1.py``).
+(a question without a prediction scores 0). On the files of ../shared/data/official-scores/
+the command prints what the official scripts printed, to every digit.
 """
 
-import contextlib
-import io
 import json
 import re
 from io import StringIO
@@ -17,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from evaluation import official_squad_v11 as official
+from tests.evaluation import official_scores
 from tests.needs import PIAF, require_file
 
 PIAF_PATH = PIAF
@@ -89,17 +87,14 @@ def test_json_output_on_a_small_english_file(english_files):
         "missing": 1,
         "normalization": {"name": "squad-en", "version": "1"},
     }
-    assert official.evaluate(ENGLISH["data"], ENGLISH_PREDICTIONS) == {
-        "exact_match": result["exact_match"],
-        "f1": result["f1"],
-    }
 
 
-def test_summary_starts_with_the_official_scripts_output_line(english_files, capsys):
-    official.main(list(english_files))
-    official_line = capsys.readouterr().out.strip()
+def test_summary_starts_with_the_official_scripts_output_line(english_files):
+    # evaluate-v1.1.py prints json.dumps of {"exact_match", "f1"}: the same line, same digits
+    result = evaluate(*english_files)
     lines = evaluate_text(*english_files).splitlines()
-    assert lines[0] == official_line  # {"exact_match": 25.0, "f1": 45.0…}, the same digits
+    assert lines[0] == json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]})
+    assert lines[0].startswith('{"exact_match": 25.0, "f1": 45.0')
     assert lines[1] == (
         "Normalization: squad-en v1; 4 questions, 1 without a prediction (scored 0)"
     )
@@ -178,49 +173,24 @@ def test_tokenizer_word_refuses_a_language(english_files):
         call_command("evaluate", *english_files, "--tokenizer", "word", "--lang", "en")
 
 
-# The whole PIAF file, against the official transcription
+# The whole PIAF file: the official script's figures on ../shared/data/official-scores/
 
 
-def perturb(index: int, answer: str) -> str | None:
-    words = answer.split()
-    kinds = [
-        answer,
-        answer.upper(),
-        f"The {answer}",
-        " ".join(words[:-1]),
-        f"{answer} en",
-        f"« {answer} ».",
-        " ".join(reversed(words)),
-        None,
-        f"L'{answer}",
-    ]
-    return kinds[index % len(kinds)]
-
-
-def test_piaf_equals_the_official_transcription(tmp_path):
+def test_piaf_gives_the_official_figures(tmp_path):
     require_file(PIAF_PATH)
-    data = json.loads(PIAF_PATH.read_text(encoding="utf-8"))["data"]
-    qas = [qa for article in data for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
-    predictions = {}
-    for index, qa in enumerate(qas):
-        prediction = perturb(index, qa["answers"][0]["text"])
-        if prediction is not None:
-            predictions[qa["id"]] = prediction
-    predictions_path = write(tmp_path, "piaf-pred.json", predictions)
+    require_file(official_scores.OFFICIAL_SCORES / "piaf-v1.1.json", "the official figures")
+    official = official_scores.load("piaf-v1.1.json")
+    predictions_path = write(tmp_path, "piaf-pred.json", official.predictions)
 
     # PIAF's file says "version": "1.0"; it is read all the same
     result = evaluate(str(PIAF_PATH), predictions_path)
-    with contextlib.redirect_stderr(io.StringIO()) as stderr:
-        expected = official.evaluate(data, predictions)
-    assert (result["exact_match"], result["f1"]) == (expected["exact_match"], expected["f1"])
-    # indices 7 + 9k (k = 0…425) have no prediction: 426 of 3,835
-    assert (result["total"], result["missing"]) == (3835, 426)
-    assert len(stderr.getvalue().splitlines()) == 426
-    assert 0 < result["exact_match"] < result["f1"] < 100
+    expected = official.outputs["SQuAD evaluate-v1.1.py"]
+    assert {key: result[key] for key in expected} == expected  # every digit
+    assert (result["total"], result["missing"]) == (3835, 0)
 
     french = evaluate(str(PIAF_PATH), predictions_path, "--lang", "fr")
     assert french["normalization"]["name"] == "fquad-fr"
-    assert french["exact_match"] > result["exact_match"]  # "L'…" and « » no longer count
+    assert french["exact_match"] > result["exact_match"]  # « », "l'" and "le" no longer count
 
 
 def test_integer_ids_are_read_as_strings(tmp_path):
@@ -390,14 +360,34 @@ def test_na_prob_adds_the_best_thresholds(v2_files):
     assert (result["exact"], result["f1"], result["NoAns_exact"]) == (75.0, 75.0, 100.0)
 
 
-def test_v2_figures_equal_the_official_v2_algorithm(v2_files):
-    from evaluation import official_squad_v20
+def piaf_v2_document() -> dict:
+    """PIAF made into a SQuAD v2.0 file by official-scores' rule: questions 3, 7, 11… lose
+    their answers (kept as plausible_answers) and are impossible."""
+    document = json.loads(PIAF_PATH.read_text(encoding="utf-8"))
+    qas = [qa for a in document["data"] for paragraph in a["paragraphs"] for qa in paragraph["qas"]]
+    for number, qa in enumerate(qas):
+        qa["is_impossible"] = number % 4 == 3
+        if qa["is_impossible"]:
+            qa["plausible_answers"], qa["answers"] = qa["answers"], []
+    document["version"] = "v2.0"
+    return document
 
-    dataset, predictions, na_prob = v2_files
+
+def test_v2_figures_equal_the_official_v2_figures(tmp_path):
+    require_file(PIAF_PATH)
+    require_file(official_scores.OFFICIAL_SCORES / "piaf-v2.0.json", "the official figures")
+    official = official_scores.load("piaf-v2.0.json")
+    dataset = write(tmp_path, "piaf-v2.0.json", piaf_v2_document())
+    predictions = write(tmp_path, "pred.json", official.predictions)
+    na_prob = write(tmp_path, "na_prob.json", official.na_probs)
+
+    result = evaluate(dataset, predictions)
+    expected = official.outputs["SQuAD evaluate-v2.0.py"]
+    assert {key: result[key] for key in expected} == expected  # every key, every digit
     result = evaluate(dataset, predictions, "--na-prob", na_prob)
-    with contextlib.redirect_stdout(io.StringIO()):
-        expected = official_squad_v20.evaluate(V2["data"], V2_PREDICTIONS, V2_NA_PROBS)
+    expected = official.outputs["SQuAD evaluate-v2.0.py --na-prob-file na_probs"]
     assert {key: result[key] for key in expected} == expected
+    assert (result["squad_version"], result["missing"]) == ("2.0", 0)
 
 
 def test_v2_summary_starts_with_the_official_figures(v2_files):

@@ -54,6 +54,50 @@
   const existing = JSON.parse(($("existing-questions-source") || {}).textContent || "[]");
   const pace = Number(root.dataset.paceSeconds) || 0;
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  // Opened from the page fetched ahead (`?ahead=…`): show the paragraph's own address, which
+  // a reload or Back asks the server for (the ahead one is cached for the click only).
+  if (/[?&]ahead=/.test(window.location.search)) {
+    history.replaceState(history.state, "", window.location.pathname);
+  }
+
+  // While "Sent" shows, the next paragraph is claimed (the claim gives back the lease already
+  // held, so this is safe to repeat) and its page fetched ahead under an address used once
+  // (`?ahead=<random>`, which the server lets the browser keep for a while): "Next
+  // paragraph" then opens it from the browser's cache, with no request at all. Without this
+  // (no script, a failed claim, nothing left), the form posts as before.
+  let nextUrl = "";
+  function claimNext() {
+    nextUrl = "";
+    for (const old of document.querySelectorAll('link[rel="prefetch"]')) old.remove();
+    fetch(root.dataset.claimUrl, {
+      method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf },
+    }).then((response) => (response.status === 200 || response.status === 201 ? response.json() : null))
+      .then((lease) => {
+        if (!lease || !Number.isInteger(lease.id)) return;
+        const once = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+        nextUrl = root.dataset.leaseUrl.replace(/\/0\/$/, `/${lease.id}/?ahead=${once}`);
+        const ahead = document.createElement("link");
+        ahead.rel = "prefetch";
+        ahead.href = nextUrl;
+        document.head.append(ahead);
+      }).catch(() => {});
+  }
+  $("next-paragraph").form.addEventListener("submit", (event) => {
+    if (!nextUrl) return;
+    event.preventDefault();
+    window.location.assign(nextUrl);
+  });
+  // Back to a page kept whole by the browser (back-forward cache): a page fetched ahead is
+  // not to be opened twice, so the next paragraph is claimed and fetched anew.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && root.classList.contains("is-sent")) claimNext();
+  });
+
+  if (root.dataset.sent === "true") {  // the server says this paragraph was sent: offer the next
+    $("next-paragraph").focus();
+    claimNext();
+    return;
+  }
   const textInput = $("question-text");
   const exactButton = $("select-inside-words");
   const sendButton = $("submit-paragraph");
@@ -62,6 +106,19 @@
   const newKey = () => `q${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
   const length = S.codePointLength(paragraph);
+  /* A question's length as people count it and as the server checks it: code points of the
+   * trimmed text (Python's len(); an emoji is one, not two UTF-16 units). docs/decisions.md. */
+  const maxChars = Number(root.dataset.maxChars) || 1000;
+  const COUNTER_FROM = 0.9;  // the counter shows from 90 % of the limit
+  const charCount = (text) => S.codePointLength(text.trim());
+  let numbers = null;
+  const formatCount = (n) => {
+    if (!numbers) {
+      try { numbers = new Intl.NumberFormat(document.documentElement.lang || undefined); }
+      catch (e) { numbers = { format: String }; }
+    }
+    return numbers.format(n);
+  };
   const isSpan = (q) => q && Number.isInteger(q.start) && Number.isInteger(q.end) &&
     q.start >= 0 && q.start < q.end && q.end <= length;
   const blank = () => ({ text: "", start: null, end: null, seconds: 0, impossible: mode === "unanswerable",
@@ -293,10 +350,35 @@
     $("question-counter").textContent = mode === "mixed"
       ? `${count - countOf(true)} / ${min}–${max} ${T.counterAnswerable} · ${countOf(true)} / ${unanswerableWanted} ${T.counterUnanswerable}`
       : `${count} / ${min}–${max}`;
+    $("bar-counter").textContent = $("question-counter").textContent;
+    root.classList.toggle("has-questions", count > 0);  // the action bar sticks from the first one
+    renderBarModel();
     sendButton.disabled = sent || answerable < min || answerable > max || state.editing !== null ||
       (mode === "mixed" && impossible !== unanswerableWanted);
     $("add-question").disabled = state.editing === null && full;
     $("cancel-edit").hidden = state.editing === null;
+  }
+
+  /** The model's word on the question last added, in the action bar (a phone: the list may be
+   * below the screen's edge). The list keeps the full line, read by screen readers. */
+  function renderBarModel() {
+    const bar = $("bar-model");
+    const last = attemptsUrl ? [...state.questions].reverse().find((q) => !q.impossible && q.model) : null;
+    const m = last && last.model;
+    bar.replaceChildren();
+    bar.className = "bar-model";
+    if (!m) return;
+    const number = state.questions.indexOf(last) + 1;
+    if (m.status === "asking") {
+      bar.textContent = `${number}. ${T.modelAsking}`;
+    } else if (m.status !== "answered") {
+      bar.textContent = `${number}. ${T.modelUnavailable}`;
+    } else {
+      bar.classList.add(m.fooled ? "is-fooled" : "not-fooled");
+      bar.append(`${number}. `, m.answer ? element("q", m.answer) : T.modelNoAnswer, " · ",
+                 T.modelF1.replace("%(f1)s", String(Math.round(m.f1))), " · ",
+                 element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict"));
+    }
   }
 
   /** The model's answer under a question: asking, its answer with F1 and verdict, or down. */
@@ -379,6 +461,17 @@
     }
     const hints = $("question-hints");
     hints.replaceChildren(...hintsFor(c, state.editing).map((h) => element("li", h)));
+    renderLength(c.text);
+  }
+
+  /** The counter near the limit: "953 / 1,000 characters", red past it (never cut). */
+  function renderLength(text) {
+    const chars = charCount(text);
+    const counter = $("question-length");
+    counter.hidden = sent || chars < maxChars * COUNTER_FROM;
+    counter.textContent = T.charCounter.replace("%(count)s", formatCount(chars))
+      .replace("%(max)s", formatCount(maxChars));
+    counter.classList.toggle("is-over", chars > maxChars);
   }
 
   function render(errors) {
@@ -585,8 +678,16 @@
   function addQuestion() {
     const c = state.current;
     const problems = [];
-    if (!c.text.trim()) problems.push(T.needText);
-    if (c.start === null || c.start === c.end) problems.push(c.impossible ? T.needPlausible : T.needAnswer);
+    // What is missing, the question first, in one sentence when both are.
+    const noText = !c.text.trim();
+    const noSpan = c.start === null || c.start === c.end;
+    if (noText && noSpan) problems.push(c.impossible ? T.needTextAndPlausible : T.needTextAndAnswer);
+    else if (noText) problems.push(T.needText);
+    else if (noSpan) problems.push(c.impossible ? T.needPlausible : T.needAnswer);
+    const chars = charCount(c.text);
+    if (chars > maxChars) {
+      problems.push(T.tooLong.replace("%(count)s", formatCount(chars)).replace("%(max)s", formatCount(maxChars)));
+    }
     if (state.editing === null) {
       if (mode === "mixed" && c.impossible && countOf(true) >= unanswerableWanted) {
         problems.push(T.tooManyUnanswerable.replace("%(max)s", String(unanswerableWanted)));
@@ -596,9 +697,13 @@
     }
     if (problems.length) {
       $("question-hints").replaceChildren(...problems.map((p) => element("li", p, "field-error")));
-      if (!c.text.trim()) textInput.focus();
+      textInput.setAttribute("aria-invalid", String(noText || chars > maxChars));
+      if (noText) textInput.focus({ preventScroll: true });
+      // In sight, whatever covers the screen's edges (a phone: the paragraph, the action bar).
+      $("question-hints").scrollIntoView({ block: "nearest" });
       return false;
     }
+    textInput.removeAttribute("aria-invalid");
     const question = { text: c.text.trim(), start: c.start, end: c.end, seconds: elapsed(),
                        impossible: Boolean(c.impossible), key: c.key || newKey(), model: c.model || null };
     if (state.editing === null) {
@@ -645,34 +750,26 @@
     exactButton.hidden = true;
     $("submit-errors").replaceChildren();
     $("draft-status").textContent = "";
+    $("question-length").hidden = true;
+    document.querySelector(".action-bar-status").hidden = true;
+    for (const box of document.querySelectorAll("details.shortcuts, details.release")) box.hidden = true;
     $("after-submit").hidden = false;
     $("next-paragraph").focus();
     render();
     claimNext();
   }
 
-  // While the annotator reads "Sent", the next paragraph is claimed (the claim gives back the
-  // lease already held, so this is safe to repeat) and its page fetched ahead: "Next
-  // paragraph" then opens it with one GET from the cache instead of a POST, a redirect and a
-  // GET. Without this (no script, a failed claim, nothing left), the form posts as before.
-  let nextUrl = "";
-  function claimNext() {
-    fetch(root.dataset.claimUrl, {
-      method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf },
-    }).then((response) => (response.status === 200 || response.status === 201 ? response.json() : null))
+  // Back to a page the browser kept whole (back-forward cache) while it was being written:
+  // if the paragraph was sent meanwhile (another tab), say so instead of offering Send.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted || sent) return;
+    fetch(root.dataset.draftUrl.replace(/draft\/$/, ""), { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
       .then((lease) => {
-        if (!lease || !Number.isInteger(lease.id)) return;
-        nextUrl = root.dataset.leaseUrl.replace(/\/0\/$/, `/${lease.id}/`);
-        const ahead = document.createElement("link");
-        ahead.rel = "prefetch";
-        ahead.href = nextUrl;
-        document.head.append(ahead);
+        if (!lease || lease.status !== "submitted" || sent) return;
+        $("sent-message").textContent = T.wasSent;
+        finish();
       }).catch(() => {});
-  }
-  $("next-paragraph").form.addEventListener("submit", (event) => {
-    if (!nextUrl) return;
-    event.preventDefault();
-    window.location.assign(nextUrl);
   });
 
   function submit() {
