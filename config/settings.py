@@ -378,6 +378,7 @@ SPECTACULAR_SETTINGS = {
         "LeaseKindEnum": "annotation.models.Lease.Kind",
         "CampaignKindEnum": "annotation.models.Campaign.Kind",
         "BaselineKindEnum": "evaluation.models.BaselineRun.Kind",
+        "EvaluationSplitEnum": "evaluation.models.CrossEvaluation.Split",
     },
 }
 

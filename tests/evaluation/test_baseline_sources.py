@@ -606,7 +606,7 @@ def test_the_results_page_shows_the_matrix_of_sources_and_splits(client):
     baseline_run_record(release=release, kind="finetune", model="pending")  # not finished
     client.cookies["django_language"] = "en"
     client.force_login(release.created_by)
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/experiments/?release={release.pk}").content.decode()
     # The SQuAD paper's sliding window finds none of the answers (test_release_scoring.py).
     assert (lexical.metrics["dev"]["f1"], lexical.metrics["test"]["f1"]) == (0.0, 0.0)
     assert matrix_rows(html) == [
@@ -631,6 +631,8 @@ def test_the_results_page_shows_the_matrix_of_sources_and_splits(client):
         ],
     ]  # fmt: skip
     assert "SQuAD-fr <mt>" not in html  # escaped everywhere, the form's list included
+    form = client.get(f"/manage/results/baseline/?release={release.pk}").content.decode()
+    assert "SQuAD-fr &lt;mt&gt;" in form and "SQuAD-fr <mt>" not in form
 
 
 @pytest.mark.django_db
@@ -662,7 +664,7 @@ def test_a_matrix_row_is_a_training_recipe_not_a_file_name(client):
     )
     client.cookies["django_language"] = "en"
     client.force_login(owner)
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/experiments/?release={release.pk}").content.decode()
     assert matrix_rows(html)[2:] == [
         [
             f"squad.json (file #{machine.pk}) · machine-translated", "72.0 / 61.0", "—",
@@ -687,15 +689,16 @@ def test_the_results_page_forms_import_a_file_and_start_a_run_on_it(
     other = second_release(release)
     client.cookies["django_language"] = "en"
     client.force_login(release.created_by)
-    url = f"/manage/results/?release={release.pk}"
+    url = f"/manage/results/baseline/?release={release.pk}"
+    files_url = f"/manage/results/training-files/?release={release.pk}"
     upload = SimpleUploadedFile("mt.json", squad_bytes(), content_type="application/json")
     done = client.post(
-        url, {"form": "training-file", "file": upload, "translated": "on"}, follow=True
+        files_url, {"form": "training-file", "file": upload, "translated": "on"}, follow=True
     )
     assert "Training file mt.json imported: 4 questions, 2 skipped." in done.content.decode()
     made = TrainingFile.objects.get()
     assert (made.translated, made.shared, made.created_by) == (True, False, release.created_by)
-    html = done.content.decode()
+    html = client.get(url).content.decode()
     assert f'<option value="{made.pk}">mt.json · translated · 4 questions</option>' in html
     assert f'<option value="{other.pk}">r2 1 · train</option>' in html
     with django_capture_on_commit_callbacks(execute=True):
@@ -716,7 +719,7 @@ def test_the_results_page_forms_import_a_file_and_start_a_run_on_it(
         url, {"kind": "lexical", "train_files": [str(made.pk)]}, follow=True
     ).content.decode()
     assert "Only a fine-tuning run trains" in refused
-    refused = client.post(url, {"form": "training-file"}, follow=True).content.decode()
+    refused = client.post(files_url, {"form": "training-file"}, follow=True).content.decode()
     assert "Choose a SQuAD-format JSON file." in refused
     assert (BaselineRun.objects.count(), TrainingFile.objects.count()) == (1, 1)
     stored = release_storage().listdir("training-files")[1]

@@ -99,7 +99,7 @@ def test_the_page_scores_a_run_elsewhere_and_the_matrix_shows_the_columns(
     file = imported(admin, translated=False, name="squad <en>.json")
     client.cookies["django_language"] = "en"
     client.force_login(admin)
-    url = f"/manage/results/?release={release.pk}"
+    url = f"/manage/results/experiments/?release={release.pk}"
     html = client.get(url).content.decode()
     # The targets: every other finished release's splits and the readable files.
     assert f'<option value="release-{other.pk}-test">r2 1 · test</option>' in html

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 FIGURE_TASK = "core.tasks.stored_figure_task"
 HUMAN_PAGE = "/manage/human-performance/"
-RESULTS = "/manage/results/"
+RESULTS = "/manage/results/scores/"
 LEADERBOARD = "/leaderboard/"
 
 

@@ -50,7 +50,7 @@ def test_a_local_gpu_queue_without_the_extra_refuses_gpu_runs_up_front(
     release = make_release()
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
-    url = f"/manage/results/?release={release.pk}"
+    url = f"/manage/results/baseline/?release={release.pk}"
     form = {"kind": "learning_curve", "model": "camembert", "fractions": "20, 50, 100"}
     refused = client.post(url, form)
     assert refused.status_code == 400

@@ -395,10 +395,10 @@ def test_the_results_page_plots_a_finished_curve_with_its_estimate(client):
     run = finished_curve(release, Campaign.objects.get())
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
-    page = client.get(f"/manage/results/?release={release.pk}")
-    html = page.content.decode()
+    page = client.get(f"/manage/results/experiments/?release={release.pk}")
     # A curve is many models: the cross-dataset matrix (one model a row) leaves it out.
     assert page.context["matrix"]["rows"] == []
+    html = client.get(f"/manage/results/curves/?release={release.pk}").content.decode()
     assert f'id="learning-curve-chart-{run.pk}"' in html
     assert f'<title id="learning-curve-chart-{run.pk}-title">' in html
     assert (
@@ -549,7 +549,7 @@ def test_a_gain_within_its_noise_says_more_data_would_not_help_and_proposes_noth
     assert 'id="learning-targets-none"' in part
     assert 'name="target_how_many" inputmode="numeric" value=""' in part
     assert "above the overall F1 (5.5)" in part and "below the overall F1 (5.5)" in part
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/curves/?release={release.pk}").content.decode()
     assert (
         f'<p class="learning-curve-noise" id="learning-curve-noise-{run.pk}"><strong>More data '
         "of this kind would not help.</strong> The F1 gained at 2× (+0.1) is within the noise "
@@ -566,10 +566,10 @@ def test_a_flat_curve_or_one_with_too_few_points_says_so(client):
     run = finished_curve(release, campaign, fit=flat, proposal={})
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
-    page = client.get(f"/manage/results/?release={release.pk}")
-    html = page.content.decode()
+    page = client.get(f"/manage/results/experiments/?release={release.pk}")
     # A curve is many models: the cross-dataset matrix (one model a row) leaves it out.
     assert page.context["matrix"]["rows"] == []
+    html = client.get(f"/manage/results/curves/?release={release.pk}").content.decode()
     assert f'id="learning-curve-chart-{run.pk}"' in html
     assert "The curve is flat: training on more of these questions did not raise dev F1" in html
     assert (
@@ -585,7 +585,7 @@ def test_a_flat_curve_or_one_with_too_few_points_says_so(client):
         ],
     }
     run.save()
-    html = client.get(f"/manage/results/?release={release.pk}").content.decode()
+    html = client.get(f"/manage/results/curves/?release={release.pk}").content.decode()
     assert "Too few points to fit a curve (three are needed)." in html
     assert html.count('class="estimate-row"') == 0
     part = client.get(
@@ -601,7 +601,7 @@ def test_the_results_page_form_starts_a_curve_with_its_fractions(
     release = make_release()
     client.force_login(release.created_by)
     client.cookies["django_language"] = "en"
-    url = f"/manage/results/?release={release.pk}"
+    url = f"/manage/results/baseline/?release={release.pk}"
     form = {"kind": "learning_curve", "model": "camembert", "max_steps": "50"}
     refused = client.post(url, form | {"fractions": "0, 50"}, follow=True)
     assert "Each fraction is a percentage above 0 and at most 100." in refused.content.decode()

@@ -474,7 +474,7 @@ def test_the_results_page_shows_each_campaigns_rounds_escaped(loop, client):
     _run(loop["rounds"][2])
     client.cookies["django_language"] = "en"
     client.force_login(loop["boss"])
-    html = client.get("/manage/results/").content.decode()
+    html = client.get("/manage/results/model-rounds/").content.decode()
     assert 'id="model-rounds"' in html
     assert "Beat the &lt;b&gt;lexical&lt;/b&gt;" in html and "<b>lexical</b>" not in html
     table = html[
@@ -501,14 +501,14 @@ def test_the_results_page_shows_each_campaigns_rounds_escaped(loop, client):
     assert 'data-model="3">F1 35.0 · fooled 50.0 %' in lines[1]
     assert 'data-model="3">no question</td>' in lines[2]
     client.cookies["django_language"] = "fr"
-    html = client.get("/manage/results/").content.decode()
+    html = client.get("/manage/results/model-rounds/").content.decode()
     assert 'data-figure="fooled">2 (66,7 %)' in html
 
 
 def test_the_page_shows_a_later_rounds_job_while_it_waits(loop, client):
     client.cookies["django_language"] = "en"
     client.force_login(loop["boss"])
-    html = client.get("/manage/results/").content.decode()
+    html = client.get("/manage/results/model-rounds/").content.decode()
     matrix = html[html.index("model-rounds-matrix") :]
     assert 'data-model="2"><span class="badge badge-pending">Waiting for a worker</span>' in matrix
 
@@ -638,7 +638,7 @@ def test_the_results_page_reads_as_many_queries_with_more_campaigns_and_rounds(l
             _round(other, number, 40)
         _round(loop["campaign"], 4, 50)
 
-    before, after = queries_before_and_after(client, "/manage/results/", grow)
+    before, after = queries_before_and_after(client, "/manage/results/model-rounds/", grow)
     assert before == after
-    html = client.get("/manage/results/").content.decode()
+    html = client.get("/manage/results/model-rounds/").content.decode()
     assert html.index("Another loop") < html.index("Beat the &lt;b&gt;lexical")

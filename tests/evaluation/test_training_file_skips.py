@@ -47,7 +47,7 @@ def test_the_results_page_names_the_skipped_questions(client, releases_folder):
     upload = SimpleUploadedFile("mt.json", squad_bytes(), content_type="application/json")
 
     done = client.post(
-        f"/manage/results/?release={release.pk}",
+        f"/manage/results/training-files/?release={release.pk}",
         {"form": "training-file", "file": upload},
         follow=True,
     )

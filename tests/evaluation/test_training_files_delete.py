@@ -154,7 +154,7 @@ def test_the_results_page_unshares_and_deletes(owners, client, django_capture_on
     release_storage().save("training-files/unrelated.json", ContentFile(b"{}"))
     client.cookies["django_language"] = "en"
     client.force_login(other)
-    url = f"/manage/results/?release={release.pk}"
+    url = f"/manage/results/training-files/?release={release.pk}"
     html = client.get(url).content.decode()
     assert f'<tr id="training-file-{shared.pk}"><td>SQuAD &lt;mt&gt; · translated</td>' in html
     assert (
