@@ -24,7 +24,12 @@ from pathlib import Path
 import pytest
 
 from evaluation.agreement import cohen_kappa
-from evaluation.services.analysis.answer_types import SPACY_MODEL, AnswerType, answer_types, load_french
+from evaluation.services.analysis.answer_types import (
+    SPACY_MODEL,
+    AnswerType,
+    answer_types,
+    load_french,
+)
 from tests.needs import PIAF, require_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answer_types"
