@@ -79,7 +79,8 @@ class Campaign(CreatedBy, models.Model):
         _("unanswerable questions per paragraph"), default=0
     )
     # Model in the loop (issue 15, Beat the AI): a model answers each question as it is
-    # written; `evaluation.in_the_loop` checks and changes these settings (a lower floor
+    # written; `evaluation.services.model_loop.attempts` checks and changes these settings (a lower
+    # floor
     # cannot read baseline runs), and `model_round` counts the models the campaign had.
     model_kind = models.CharField(
         _("model in the loop"), max_length=16, choices=ModelKind.choices, default=ModelKind.NONE
@@ -516,7 +517,8 @@ class Answer(models.Model):
     # paragraph to repair it): kept for the record, left out of releases and scores.
     misaligned = models.BooleanField(_("misaligned (imported)"), default=False)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
-    # The answer's type in its paragraph (evaluation.answer_types, issue 16), written by the
+    # The answer's type in its paragraph (evaluation.services.analysis.answer_types, issue 16),
+    # written by the
     # analysis job with the pipeline that tagged it, cleared when the span changes: releases
     # read them for their datasheets instead of running the pipeline again.
     answer_type = models.CharField(_("answer type"), max_length=16, blank=True)

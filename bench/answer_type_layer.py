@@ -1,5 +1,5 @@
 """A learned layer over the answer-type rules, judged by grouped cross-validation (issue 25,
-item 19). An experiment: it did not beat the rules, so `evaluation/answer_types.py` does not
+item 19). An experiment: it did not beat the rules, so `evaluation/services/analysis/answer_types.py` does not
 use it (docs/answer-types.md, "A learned layer: tried, not shipped").
 
 The layer is a multinomial logistic regression (numpy, L2, zero start, full-batch gradient
@@ -317,9 +317,9 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 
 def rules_at(revision: str) -> ModuleType:
-    """Return evaluation/answer_types.py as it was at a git revision, loaded as a module."""
+    """Return evaluation/services/analysis/answer_types.py as it was at a git revision, loaded as a module."""
     source = subprocess.run(
-        ["git", "show", f"{revision}:evaluation/answer_types.py"],
+        ["git", "show", f"{revision}:evaluation/services/analysis/answer_types.py"],
         cwd=ROOT,
         check=True,
         capture_output=True,

@@ -3,7 +3,8 @@
 Builds 62,000 answers by cycling PIAF v1.0's answers in their 761 paragraphs (those at
 their offset: all but a few of the 3,835): copy k
 (k ≥ 1) of a paragraph ends with " [k]", so that every copy is a distinct context that
-`evaluation.answer_types.answer_types` parses (it parses each distinct context once, and a
+`evaluation.services.analysis.answer_types.answer_types` parses (it parses each distinct context
+once, and a
 real release has no duplicated paragraphs); the answers' offsets do not move. That is 16
 copies and part of a 17th: about 12,300 paragraphs. Building them is not timed.
 
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from figures import beside_floor, print_machine  # noqa: E402
 
-from evaluation.answer_types import AnswerType, answer_types, load_french  # noqa: E402
+from evaluation.services.analysis.answer_types import AnswerType, answer_types, load_french  # noqa: E402
 
 PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 TARGET_ANSWERS = 62_000

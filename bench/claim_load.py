@@ -76,7 +76,7 @@ from accounts.services import token_issue, user_grant_role
 from annotation.services.campaigns import campaign_create
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 
 out, clients, need, piaf = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 call_command("load_corpus", piaf, wave="1.0", language="fr", json=True)

@@ -281,7 +281,7 @@ def child_build(out: Path, questions: int, piaf: Path, unanswerable: int = 0) ->
     from annotation.models import Answer, Campaign, Question, QuestionRevision
     from annotation.question_types import classify
     from corpus.models import Article, Paragraph
-    from corpus.services import paragraphs_sha256
+    from corpus.services.articles import paragraphs_sha256
 
     started = time.perf_counter()
     originals = load_piaf(piaf)
@@ -646,11 +646,12 @@ def child_export(
 
 
 def child_ahead(out: Path) -> None:
-    """The background pass that keeps MRQA tokens ahead (exports.tokens.tokens_ahead), as the
+    """The background pass that keeps MRQA tokens ahead (exports.services.tokens.tokens_ahead), as
+    the
     worker runs it when beat sends it; spaCy's load is timed apart."""
     _django()
     from exports.formats.mrqa import spacy_tokenizer
-    from exports.tokens import tokens_ahead
+    from exports.services.tokens import tokens_ahead
 
     started = time.perf_counter()
     tokenize = spacy_tokenizer()
@@ -999,7 +1000,8 @@ def main(argv=None) -> int:
             )
             print(profiled["profile"])
         if not args.skip_mrqa:
-            # Three times, each in a fresh child: with no token kept (exports.tokens, emptied
+            # Three times, each in a fresh child: with no token kept (exports.services.tokens,
+            # emptied
             # first), the export tokenizes every text and keeps the tokens; after the
             # background pass that keeps tokens ahead (beat's job, run here as the worker runs
             # it); and again, reading back what the exports kept.

@@ -4,9 +4,9 @@ and score each on dev, as a `learning_curve` baseline run does, then fit the cur
 The data are PIAF's French questions (`../shared/data/piaf/piaf-v1.0.json`), split by article
 into train and dev and repeated (with new ids) up to the size asked: FQuAD 1.1's by default,
 50,741 train and 5,668 dev questions. Each point starts from the same initial weights, trains
-on its prefix of one seeded shuffle (`evaluation.learning_curve.nested_subsets`), predicts dev
+on its prefix of one seeded shuffle (`evaluation.services.curves.fit.nested_subsets`), predicts dev
 and scores it with the FQuAD normalization; the fit and its bootstrap are
-`evaluation.learning_curve.curve_summary`, as in the job. No Django, no database.
+`evaluation.services.curves.fit.curve_summary`, as in the job. No Django, no database.
 
 Modes:
 - GPU (default when CUDA is there): a base-size model. `--model PATH` is a local checkpoint
@@ -46,12 +46,12 @@ from evaluation.baselines.tiny import (  # noqa: E402
     train_wordpiece_tokenizer,
 )
 from evaluation.baselines.training import TrainConfig, predict, train  # noqa: E402
-from evaluation.learning_curve import (  # noqa: E402
+from evaluation.metrics import FQUAD_FR, best_over, f1, score  # noqa: E402
+from evaluation.services.curves.fit import (  # noqa: E402
     DEFAULT_FRACTIONS,
     curve_summary,
     nested_subsets,
 )
-from evaluation.metrics import FQUAD_FR, best_over, f1, score  # noqa: E402
 
 PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 FQUAD_TRAIN, FQUAD_DEV = 50_741, 5_668  # FQuAD 1.1 (d'Hoffschmidt et al., 2020)

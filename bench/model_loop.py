@@ -1,4 +1,5 @@
-"""Time the model in the loop: `evaluation.model_loop.ask`, from the web process's side.
+"""Time the model in the loop: `evaluation.services.model_loop.ask.ask`, from the web process's
+side.
 
 Two models, the two the issue sets a target for (p95 ≤ 300 ms from "Add" to the answer):
 
@@ -112,7 +113,7 @@ def p95_of(milliseconds: list[float]) -> float:
 
 
 def time_asks(spec, pairs, timeout: float) -> list[float]:
-    from evaluation.model_loop import ask
+    from evaluation.services.model_loop.ask import ask
 
     times = []
     for context, question in pairs:
@@ -137,8 +138,8 @@ def lexical_floor(pairs) -> list[float]:
 
 
 def bench_lexical(paragraphs, questions: int) -> list[tuple[str, float, float]]:
-    from evaluation import model_loop
-    from evaluation.model_loop import ModelSpec
+    from evaluation.services.model_loop import ask as model_loop
+    from evaluation.services.model_loop.ask import ModelSpec
 
     spec = ModelSpec(kind="lexical", location="", label="lexical")
     results = []
@@ -212,8 +213,8 @@ def start_worker(var_dir: str, redis_url: str) -> subprocess.Popen:
 def bench_checkpoint(folder: Path, paragraphs, questions: int, concurrency: int, redis_url):
     import redis
 
-    from evaluation import model_serving
-    from evaluation.model_loop import ModelSpec, ask
+    from evaluation.services.model_loop import serving as model_serving
+    from evaluation.services.model_loop.ask import ModelSpec, ask
 
     client = redis.Redis.from_url(redis_url)
     spec = ModelSpec(kind="checkpoint", location=str(folder), label="BERT-mini, random")
@@ -279,7 +280,7 @@ def bench_checkpoint(folder: Path, paragraphs, questions: int, concurrency: int,
 
 def time_in_process(folder: Path, pairs) -> list[float]:
     """Time `model_serving.predict_spans` here: the model's own share of a served answer."""
-    from evaluation import model_serving
+    from evaluation.services.model_loop import serving as model_serving
 
     model_serving.predict_spans(str(folder), pairs[:1])  # loads it
     times = []
@@ -323,9 +324,9 @@ def bench_api(questions: int, folder: Path | None) -> list[tuple[str, float, flo
     from annotation.services.work import lease_claim_next, lease_release
     from core.roles import Role
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
-    from evaluation.in_the_loop import campaign_model_set
+    from corpus.services.articles import article_store
     from evaluation.models import BaselineRun
+    from evaluation.services.model_loop.attempts import campaign_model_set
     from exports.models import Release
     from tests.factories import UserFactory
 
@@ -401,7 +402,7 @@ def describe_machine() -> str:
         torch_version = f"torch {torch.__version__} ({torch.get_num_threads()} threads)"
     except ImportError:
         device, torch_version = "no GPU", "no torch"
-    from evaluation.model_serving import CPU_THREADS
+    from evaluation.services.model_loop.serving import CPU_THREADS
 
     return (
         f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs, {device}, "

@@ -81,7 +81,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from django.contrib.auth import get_user_model
 
 article_store(

@@ -142,8 +142,8 @@ def percentile(values: list[float], share: float) -> float:
 def compute_stored_figures() -> list[dict]:
     """Compute the stored figures a page asked for (`core.figures`), as the worker would, so
     that the page is measured in its steady state; return what each took."""
-    from core.figure_jobs import figure_compute
     from core.models import StoredFigure
+    from core.services.figure_jobs import figure_compute
 
     done = []
     for row in StoredFigure.objects.filter(status=StoredFigure.Status.PENDING).order_by("pk"):

@@ -17,14 +17,14 @@ from core.permissions import IsAnnotator, IsAnnotatorOrReviewer
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api.analyses import DatasetAnalysisViewSet
 from evaluation.api.baselines import BaselineRunViewSet
+from evaluation.api.curves import CampaignLearningEstimateView, CampaignTargetsAcceptView
 from evaluation.api.human import HumanPerformanceView
 from evaluation.api.in_the_loop import CampaignModelView, LeaseAttemptsView
 from evaluation.api.leaderboard import SubmissionsView
-from evaluation.api.learning_curves import CampaignLearningEstimateView, CampaignTargetsAcceptView
 from evaluation.api.release_scoring import ReleaseScoringView
 from evaluation.api.rounds import CampaignModelRoundsView
-from exports.api import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
-from exports.schedule_api import ReleaseScheduleViewSet
+from exports.api.releases import ReleaseFileSlashView, ReleaseFileView, ReleaseViewSet
+from exports.api.schedules import ReleaseScheduleViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.register("worker-checks", WorkerCheckViewSet, basename="worker-check")

@@ -98,7 +98,7 @@ try:
         )
     CORPUS_SPLIT_RATIOS = env.ratios("CORPUS_SPLIT_RATIOS", {"train": 83, "dev": 9, "test": 8})
     JOB_MAX_SECONDS = env.int("JOB_MAX_SECONDS", 36_000, minimum=300)
-    # How often the worker keeps MRQA tokens ahead of the exports (exports.tokens).
+    # How often the worker keeps MRQA tokens ahead of the exports (exports.services.tokens).
     MRQA_TOKENS_AHEAD_SECONDS = env.int("MRQA_TOKENS_AHEAD_SECONDS", 600, minimum=10)
     # How often beat sends the release schedules' tick (docs/release-schedules.md).
     RELEASE_SCHEDULE_TICK_SECONDS = env.int("RELEASE_SCHEDULE_TICK_SECONDS", 60, minimum=5)
@@ -119,7 +119,8 @@ try:
     # Leaderboard: the largest request body of a submission, and how often one user may submit.
     SUBMISSION_MAX_MB = env.int("SUBMISSION_MAX_MB", 20, minimum=1, maximum=1024)
     SUBMISSIONS_RATE = _rate("SUBMISSIONS_RATE", "20/hour")
-    # Model in the loop (evaluation.model_loop): how long the annotation page waits for a
+    # Model in the loop (evaluation.services.model_loop.ask): how long the annotation page waits
+    # for a
     # model's answer; how long an idle checkpoint server keeps the gpu worker; requests per
     # forward pass.
     MODEL_LOOP_TIMEOUT_SECONDS = _seconds("MODEL_LOOP_TIMEOUT_SECONDS", 3.0, 0.1, 60.0)

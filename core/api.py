@@ -14,7 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.errors import ServiceError
 from core.models import WorkerCheck
 from core.permissions import IsPlatformAdmin
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 
 
 def _as_field_errors(detail) -> dict[str, list[str]]:

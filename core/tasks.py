@@ -1,8 +1,8 @@
 from celery import shared_task
 
-from core.figure_jobs import figure_compute
 from core.models import StoredFigure, WorkerCheck
-from core.services import worker_check_run
+from core.services.figure_jobs import figure_compute
+from core.services.workers import worker_check_run
 
 
 @shared_task(bind=True, acks_late=True)

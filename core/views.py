@@ -8,7 +8,7 @@ from core.errors import ServiceError
 from core.models import WorkerCheck
 from core.permissions import role_required
 from core.roles import Role
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 
 
 def broker_kind() -> str:

@@ -15,8 +15,8 @@ from core.inputs import check_text, parse_id
 from core.pagination import query_whole_number, with_minimum
 from core.permissions import IsPlatformAdmin
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
-from corpus.scraping import scrape_run_resume, scrape_run_start
-from corpus.services import article_set_split
+from corpus.services.articles import article_set_split
+from corpus.services.scraping import scrape_run_resume, scrape_run_start
 
 
 class ByIdCursor(CursorPagination):

@@ -219,5 +219,5 @@ def _stats_fingerprint() -> str:
 
 def stats_figure() -> Figure:
     """The statistics figure, registered by the app (`CorpusConfig.ready`); pages read it
-    with `core.figure_jobs.figure_read(STATS_FIGURE)`."""
+    with `core.services.figure_jobs.figure_read(STATS_FIGURE)`."""
     return Figure(STATS_FIGURE, corpus_stats, _stats_fingerprint, corpus_is_small)

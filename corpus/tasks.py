@@ -1,7 +1,7 @@
 from celery import shared_task
 
 from corpus.models import ScrapeRun
-from corpus.scraping import scrape_run_execute
+from corpus.services.scraping import scrape_run_execute
 
 
 @shared_task(acks_late=True)

@@ -9,15 +9,14 @@ from django.views.decorators.http import require_http_methods
 
 from core.charts import bar_chart
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from core.views import job_status_response
 from corpus.forms import ArticleFilterForm, ArticleSplitForm, ScrapeRunForm
 from corpus.models import Article, ScrapeRun
-from corpus.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
 from corpus.selectors import (
     STATS_FIGURE,
     article_list_page,
@@ -27,7 +26,8 @@ from corpus.selectors import (
     scraping_source,
     waves,
 )
-from corpus.services import article_set_split
+from corpus.services.articles import article_set_split
+from corpus.services.scraping import scrape_run_can_resume, scrape_run_resume, scrape_run_start
 
 admin_only = role_required(Role.ADMIN)
 

@@ -1,6 +1,6 @@
 """Agreement between two labellings of the same items: raw share and Cohen's κ.
 
-Used to compare the answer types of `evaluation.answer_types` with hand labels
+Used to compare the answer types of `evaluation.services.analysis.answer_types` with hand labels
 (tests/evaluation/test_answer_type_agreement.py, docs/answer-types.md). Pure: stdlib only.
 
 Cohen's κ (Cohen, "A Coefficient of Agreement for Nominal Scales", Educational and

@@ -8,20 +8,23 @@ class EvaluationConfig(AppConfig):
 
     def ready(self):
         from core.figures import figure_register
-        from evaluation.human import human_figure
-        from evaluation.loop_review import question_model_rescore  # noqa: F401 (its receiver)
+        from evaluation.selectors.human import human_figure
+        from evaluation.services.model_loop.review import question_model_rescore  # noqa: F401 (its receiver)
 
         figure_register(human_figure())
 
         from annotation.events import questions_written
-        from evaluation.in_the_loop import on_questions_written
+        from evaluation.services.model_loop.attempts import on_questions_written
 
         questions_written.connect(on_questions_written, dispatch_uid="evaluation-model-answers")
 
-        from evaluation.release_scoring import on_release_built, on_score_with_check
-        from exports.events import release_built, score_with_check
+        from core.extensions import extension_register
+        from evaluation.forms import release_scoring_extension
+        from evaluation.services.release_scoring import on_release_built
+        from exports.events import release_built
+        from exports.scoring import POINT
 
-        score_with_check.connect(on_score_with_check, dispatch_uid="evaluation-score-with")
+        extension_register(POINT, release_scoring_extension())
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")
 
         # Evaluation's parts of lower apps' pages (core/fragments.py).
@@ -33,5 +36,9 @@ class EvaluationConfig(AppConfig):
             ("annotation.campaign-dashboard.panels", "campaign-dashboard-estimate", 0),
             ("annotation.campaign-form.links", "campaign-form-link", 0),
             ("exports.schedule.scores", "schedule-scores", 0),
+            ("exports.release.score-with", "release-score-with", 0),
+            ("exports.release.scoring", "release-scoring", 0),
+            ("exports.release-form.score-with", "release-form-score-with", 0),
+            ("exports.schedule-form.score-with", "schedule-form-score-with", 0),
         ):
             fragment_register(place, f"evaluation/fragments.html#{part}", order=order)

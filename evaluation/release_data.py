@@ -16,7 +16,7 @@ from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from exports.formats.squad import read_squad
 from exports.models import Release
-from exports.services import release_file_open, release_storage
+from exports.services.releases import release_file_open, release_storage
 
 
 def _file(release: Release, name: str):

@@ -1,13 +1,13 @@
 from celery import shared_task
 
-from evaluation.analysis import analysis_execute
-from evaluation.baselines.runs import baseline_run_execute
-from evaluation.cross_evaluation import cross_evaluation_execute
-from evaluation.curves import learning_curve_execute
-from evaluation.in_the_loop import model_answers_fill
-from evaluation.model_serving import model_serve
 from evaluation.models import BaselineRun, CrossEvaluation, DatasetAnalysis
-from evaluation.rounds import model_round_run
+from evaluation.services.analysis.dataset_analysis import analysis_execute
+from evaluation.services.baselines import baseline_run_execute
+from evaluation.services.cross_evaluation import cross_evaluation_execute
+from evaluation.services.curves.learning_curves import learning_curve_execute
+from evaluation.services.model_loop.attempts import model_answers_fill
+from evaluation.services.model_loop.rounds import model_round_run
+from evaluation.services.model_loop.serving import model_serve
 
 
 def _run(job_pk: int) -> None:

@@ -2,10 +2,10 @@ from django.urls import path
 
 from evaluation.views import (
     analysis,
+    curves,
     human,
     in_the_loop,
     leaderboard,
-    learning_curve,
     release_scoring,
     results,
     results_baseline,
@@ -65,12 +65,12 @@ urlpatterns = [
     ),
     path(
         "manage/campaigns/<int:pk>/learning-estimate/",
-        learning_curve.campaign_learning_estimate_view,
+        curves.campaign_learning_estimate_view,
         name="campaign-learning-estimate",
     ),
     path(
         "manage/campaigns/<int:pk>/learning-estimate/targets/",
-        learning_curve.campaign_targets_accept_view,
+        curves.campaign_targets_accept_view,
         name="campaign-learning-targets",
     ),
     path("manage/analysis/start/", analysis.analysis_start_view, name="analysis-start"),

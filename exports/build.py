@@ -43,7 +43,7 @@ from exports.formats.records import (
     json_text,
 )
 from exports.formats.squad import V2_VERSION
-from exports.tokens import CachedTokenizer
+from exports.services.tokens import CachedTokenizer
 
 FORMAT_ORDER = ("squad", "hf", "mrqa")
 FILE_NAMES = {
@@ -265,7 +265,7 @@ def _split_files(
     writers = {}  # file name -> writer
     for fmt in options.formats:
         extra = {}
-        if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.tokens)
+        if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.services.tokens)
             spacy = spacy_tokenizer()
             tokenize = CachedTokenizer(spacy, spacy.name)
             extra = {"dataset": name, "split": split, "tokenize": tokenize}

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from core.figures import Figure
 from exports.models import Release, ReleaseFile
-from exports.services import release_file_open, release_storage
+from exports.services.releases import release_file_open, release_storage
 
 LISTED = 200  # ids listed per kind of change; the counts are always complete
 DIFF_FIGURE = "exports.release_diff"

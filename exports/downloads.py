@@ -4,7 +4,7 @@ from django.http import FileResponse
 
 from core.errors import ServiceError
 from exports.models import Release
-from exports.services import pruned_message, release_file_get, release_file_open
+from exports.services.releases import pruned_message, release_file_get, release_file_open
 
 
 def release_file_response(release: Release, name: str) -> FileResponse:

@@ -153,7 +153,7 @@ class ReleaseFile(models.Model):
 
 class TokenCache(models.Model):
     """A text's tokens as a tokenizer gave them, kept so that the next MRQA export does not
-    tokenize the same paragraph or question again (`exports.tokens.CachedTokenizer`).
+    tokenize the same paragraph or question again (`exports.services.tokens.CachedTokenizer`).
 
     The key is the SHA-256 of the tokenizer's name (spaCy's version and the pipeline's) and
     the text, so a changed text or another tokenizer is another entry; nothing else points
@@ -174,7 +174,7 @@ class TokenCache(models.Model):
 
 
 class TokenSweep(models.Model):
-    """How far the background sweep has kept tokens ahead (`exports.tokens.tokens_ahead`),
+    """How far the background sweep has kept tokens ahead (`exports.services.tokens.tokens_ahead`),
     per tokenizer: every paragraph and question up to these ids has its tokens kept."""
 
     tokenizer = models.CharField(_("tokenizer"), max_length=200, primary_key=True)

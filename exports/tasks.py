@@ -1,9 +1,9 @@
 from celery import shared_task
 
 from exports.models import Release
-from exports.schedules import schedules_tick, snapshot_built
-from exports.services import release_build, release_scoring_send
-from exports.tokens import tokens_ahead
+from exports.services.releases import release_build, release_scoring_send
+from exports.services.schedules import schedules_tick, snapshot_built
+from exports.services.tokens import tokens_ahead
 
 
 @shared_task(acks_late=True)
@@ -28,5 +28,5 @@ def tokens_ahead_task() -> None:
 @shared_task(acks_late=True)
 def release_schedules_tick_task() -> None:
     """Celery beat's tick (settings.RELEASE_SCHEDULE_TICK_SECONDS): the due schedules'
-    snapshots, then every schedule's retention (exports.schedules)."""
+    snapshots, then every schedule's retention (exports.services.schedules)."""
     schedules_tick()

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from exports import schedule_views, views
+from exports.views import releases as views
+from exports.views import schedules as schedule_views
 
 app_name = "exports"
 

@@ -53,7 +53,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 class SentTasks:
-    """What `core.jobs.job_enqueue` asked the broker to send, instead of sending it."""
+    """What `core.services.jobs.job_enqueue` asked the broker to send, instead of sending it."""
 
     def __init__(self):
         self.calls = []

@@ -40,11 +40,11 @@ def grow_site(site, round_: int) -> None:
     from annotation.services.work import lease_claim_next, questions_submit
     from core.roles import Role
     from corpus.readers import SourceArticle
-    from corpus.scraping import scrape_run_start
-    from corpus.services import article_store
-    from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
-    from evaluation.leaderboard import submission_create
-    from exports.services import release_build, release_create, release_gold
+    from corpus.services.articles import article_store
+    from corpus.services.scraping import scrape_run_start
+    from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+    from evaluation.services.leaderboard import submission_create
+    from exports.services.releases import release_build, release_create, release_gold
     from tests.e2e.site_data import ARTICLES, _answer
     from tests.factories import UserFactory
 

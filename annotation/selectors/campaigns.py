@@ -141,7 +141,7 @@ def paragraphs_figure() -> Figure:
 
 def paragraphs_params(campaign: Campaign) -> dict:
     """The parameters of the campaign's paragraphs figure (read by the page with
-    `core.figure_jobs.figure_read`, which starts the job that counts them when needed)."""
+    `core.services.figure_jobs.figure_read`, which starts the job that counts them when needed)."""
     params = {"language": campaign.language, "splits": campaign.splits}
     if campaign.kind == Campaign.Kind.UNANSWERABLE:
         params["answered"] = True

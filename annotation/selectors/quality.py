@@ -93,7 +93,7 @@ def with_model(campaign: Campaign | None = None) -> bool:
 # The questions a model judged (answered at submission): those whose "fooled" is known.
 JUDGED = Q(model_fooled__isnull=False)
 # Fooled, and a reviewer agreed with the answer: approved, or corrected and still fooled (a
-# correction of the span scores the model again, evaluation/loop_review.py).
+# correction of the span scores the model again, evaluation/services/model_loop/review.py).
 VALIDATED = Q(model_fooled=True, status__in=[Question.Status.APPROVED, Question.Status.CORRECTED])
 
 

@@ -13,7 +13,7 @@ from annotation.models import Campaign, QuestionType
 from annotation.services.items import items_sync
 from core.errors import ServiceError
 from corpus.models import Split
-from corpus.services import check_language
+from corpus.services.articles import check_language
 
 FIELDS = (
     "name",

@@ -16,11 +16,11 @@ from annotation.selectors.campaigns import (
 from annotation.services.campaigns import campaign_create, campaign_defaults, campaign_update
 from core.charts import bar_chart
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 
 admin_only = role_required(Role.ADMIN)
 

@@ -20,9 +20,9 @@ from annotation.selectors.reports import (
     parse_period,
 )
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 
 admin_only = role_required(Role.ADMIN)
 

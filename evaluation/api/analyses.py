@@ -3,8 +3,8 @@
 from rest_framework import serializers
 
 from core.api import JobViewSet
-from evaluation.analysis import analysis_start
 from evaluation.models import DatasetAnalysis
+from evaluation.services.analysis.dataset_analysis import analysis_start
 
 
 class DatasetAnalysisSerializer(serializers.ModelSerializer):

@@ -13,16 +13,16 @@ from rest_framework.response import Response
 from core.api import JobViewSet
 from core.inputs import object_by_id
 from core.parsers import DepthLimitedJSONParser
-from evaluation.baselines.runs import (
+from evaluation.models import BaselineRun, CrossEvaluation, TrainingFile
+from evaluation.services.baselines import (
     baseline_run_start,
     training_file_delete,
     training_file_import,
     training_file_unshare,
     training_files_readable,
 )
-from evaluation.cross_evaluation import cross_evaluation_start
-from evaluation.curves import learning_curve_start
-from evaluation.models import BaselineRun, CrossEvaluation, TrainingFile
+from evaluation.services.cross_evaluation import cross_evaluation_start
+from evaluation.services.curves.learning_curves import learning_curve_start
 from exports.models import Release
 
 # A training file's id in the path (its rows are TrainingFile, not this viewset's runs).

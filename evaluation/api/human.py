@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from core.errors import ServiceError
 from core.permissions import IsPlatformAdmin
 from corpus.models import Split
-from evaluation.human import human_performance_report
+from evaluation.selectors.human import human_performance_report
 
 
 class HumanPerformanceView(APIView):

@@ -15,7 +15,7 @@ from core.errors import ServiceError
 from core.inputs import object_by_id, parse_id
 from core.permissions import IsAnnotator, IsPlatformAdmin
 from core.ratelimit import RateLimited
-from evaluation.in_the_loop import (
+from evaluation.services.model_loop.attempts import (
     attempt_data,
     attempt_make,
     campaign_model_data,

@@ -9,12 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
-from evaluation.human import HUMAN_FIGURE
-from evaluation.leaderboard import (
+from core.services.figure_jobs import figure_read
+from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.services.leaderboard import (
     SPLITS,
     check_split,
     leaderboard,
@@ -32,7 +32,7 @@ class NormalizationSerializer(serializers.Serializer):
 
 
 class SubmissionRequestSerializer(serializers.Serializer):
-    """The body of a submission (documentation only: evaluation.leaderboard checks it)."""
+    """The body of a submission (documentation only: evaluation.services.leaderboard checks it)."""
 
     release = serializers.IntegerField(help_text=_("The id of a finished release."))
     split = serializers.CharField(help_text=_("dev or test (the test answers stay hidden)."))

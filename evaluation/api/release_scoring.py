@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from evaluation.models import BaselineRun
-from evaluation.release_scoring import release_scoring_runs
+from evaluation.services.release_scoring import release_scoring_runs
 from exports.models import Release
 
 

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from annotation.models import Campaign
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
-from evaluation.rounds import campaign_model_rounds
+from evaluation.services.model_loop.rounds import campaign_model_rounds
 
 CELL_FIGURES = ("questions", "exact_match", "f1", "fooled", "fooled_rate")
 

@@ -9,7 +9,7 @@ def learning_curves_summarized_again(apps, schema_editor):
     """Issue 25 item 12: a stored curve gets the gain's noise, `helps`, the verdicts against
     the overall F1 and targets within their bounds (none when the gain is noise). Pure numbers
     from the points each curve stored (the dev questions' F1 included)."""
-    from evaluation.learning_curve import curve_summary
+    from evaluation.services.curves.fit import curve_summary
 
     runs = apps.get_model("evaluation", "BaselineRun").objects.filter(
         kind="learning_curve", status="succeeded"

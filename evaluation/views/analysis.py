@@ -9,8 +9,8 @@ from annotation.models import QuestionType
 from core.permissions import role_required
 from core.roles import Role
 from core.views import job_status_response
-from evaluation.analysis import analysis_start
 from evaluation.models import DatasetAnalysis
+from evaluation.services.analysis.dataset_analysis import analysis_start
 from evaluation.views.results import ANSWER_TYPE_LABELS
 
 admin_only = role_required(Role.ADMIN)

@@ -4,12 +4,12 @@ SQuAD 2.0's (unanswerable questions, "" = no answer) overall, answerable and una
 from django.http import Http404
 from django.shortcuts import render
 
-from core.figure_jobs import figure_read
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from corpus.models import Split
-from evaluation.human import HUMAN_FIGURE, human_params
 from evaluation.metrics import FQUAD_FR
+from evaluation.selectors.human import HUMAN_FIGURE, human_params
 
 
 @role_required(Role.ADMIN)

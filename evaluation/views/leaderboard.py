@@ -14,7 +14,6 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.forms import form_add_service_errors
 from core.i18n import interpolate
 from core.inputs import too_deep_message
@@ -22,9 +21,10 @@ from core.jsondepth import JSONTooDeep
 from core.jsondepth import loads as json_loads
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from corpus.models import Split
-from evaluation.human import HUMAN_FIGURE
-from evaluation.leaderboard import (
+from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.services.leaderboard import (
     SPLITS,
     leaderboard_board,
     leaderboard_release,

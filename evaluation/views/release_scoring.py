@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, render
 
 from core.permissions import role_required
 from core.roles import Role
-from evaluation.release_scoring import release_scoring_runs
+from evaluation.services.release_scoring import release_scoring_runs
 from exports.models import Release
 
 

@@ -21,13 +21,13 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
-from core.figure_jobs import figure_read
 from core.inputs import parse_id
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 from core.views import job_status_response
-from evaluation.human import HUMAN_FIGURE
 from evaluation.models import BaselineRun
+from evaluation.selectors.human import HUMAN_FIGURE
 from exports.models import Release
 from exports.selectors import finished_releases, release_choices
 

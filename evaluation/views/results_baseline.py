@@ -7,9 +7,9 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 from core.inputs import parse_id
-from evaluation.baselines.runs import baseline_run_start, training_files_readable
-from evaluation.curves import learning_curve_start
 from evaluation.models import BaselineRun
+from evaluation.services.baselines import baseline_run_start, training_files_readable
+from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
     admin_only,
     results_redirect,

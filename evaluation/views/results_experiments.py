@@ -10,13 +10,13 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 from core.inputs import parse_id
-from evaluation.cross_evaluation import (
+from evaluation.models import BaselineRun
+from evaluation.services.cross_evaluation import (
     cross_evaluation_start,
     cross_evaluation_targets,
     cross_evaluations_of,
     parse_target,
 )
-from evaluation.models import BaselineRun
 from evaluation.views.results import (
     admin_only,
     human_figures,

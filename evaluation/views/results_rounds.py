@@ -4,7 +4,7 @@ campaigns, not to a release: the chooser is not shown, the tabs keep the release
 
 from django.views.decorators.http import require_GET
 
-from evaluation.rounds import model_rounds_report
+from evaluation.services.model_loop.rounds import model_rounds_report
 from evaluation.views.results import admin_only, results_release, results_render
 
 

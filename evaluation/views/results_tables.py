@@ -10,8 +10,8 @@ from annotation.models import QuestionType
 from core.charts import bar_chart
 from core.pagination import page_cursors
 from evaluation.models import BaselineRun
-from evaluation.selectors import baseline_runs_page
-from evaluation.views.learning_curve import learning_curve_panels
+from evaluation.selectors.runs import baseline_runs_page
+from evaluation.views.curves import learning_curve_panels
 from evaluation.views.results import (
     ANSWER_TYPE_LABELS,
     admin_only,

@@ -24,7 +24,7 @@ from core.roles import Role
 from evaluation.metrics import FQUAD_FR, human_performance
 from evaluation.models import BaselineRun
 from exports.models import Release, ReleaseSchedule
-from exports.services import release_gold
+from exports.services.releases import release_gold
 
 admin_only = role_required(Role.ADMIN)
 

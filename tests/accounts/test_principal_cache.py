@@ -56,7 +56,7 @@ def test_a_user_read_from_the_cache_is_never_saved(api, annotator):
 def campaign_with_paragraph(db):
     from annotation.services.campaigns import campaign_create
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
+    from corpus.services.articles import article_store
 
     article_store(
         language="fr",

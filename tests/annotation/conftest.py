@@ -8,7 +8,7 @@ from annotation.models import Lease
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.factories import UserFactory
 
 TEXTS = [

@@ -18,7 +18,7 @@ def prepare():
     from accounts.services import user_grant_role
     from annotation.services.campaigns import campaign_create
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
+    from corpus.services.articles import article_store
 
     article_store(
         language="fr",

@@ -17,7 +17,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.items import items_close_question
 from annotation.services.work import lease_claim_next, questions_submit
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.annotation.conftest import good_questions
 from tests.conftest import require_service
 

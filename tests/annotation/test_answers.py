@@ -161,7 +161,7 @@ def test_approved_corrected_and_pending_questions_are_offered(answers, written, 
 
 def test_train_questions_are_not_offered(answers, campaign, annotators):
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
+    from corpus.services.articles import article_store
 
     article_store(
         language="fr",

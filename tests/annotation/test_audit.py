@@ -15,7 +15,7 @@ from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.annotation.conftest import good_questions
 
 QUARTER = Decimal("0.25")

@@ -20,7 +20,7 @@ from annotation.services.differences import difference_label
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.factories import UserFactory
 
 TEXT = "Le canal du Midi relie Toulouse à la mer Méditerranée. Il fut inauguré en 1681."

@@ -26,7 +26,7 @@ from annotation.services.items import items_sync
 from annotation.services.work import draft_save, lease_claim_next, questions_submit
 from corpus.models import Article, Paragraph
 from corpus.selectors import waves
-from corpus.services import corpus_analyze
+from corpus.services.articles import corpus_analyze
 from exports.dataset import with_ids
 from tests.annotation.conftest import good_questions
 

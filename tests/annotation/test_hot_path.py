@@ -19,7 +19,7 @@ from annotation.services.answers import answer_claim_next
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.needs import require_service
 

@@ -29,7 +29,7 @@ from annotation.services.work import (
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import ArticleTexts, article_set_split, article_store, corpus_ensure
+from corpus.services.articles import ArticleTexts, article_set_split, article_store, corpus_ensure
 from tests.annotation.conftest import expire, good_questions
 from tests.factories import UserFactory
 

@@ -193,7 +193,7 @@ def test_text_with_the_array_syntax_is_stored_as_typed(campaign, annotators):
     """The arrays of the submission's statement go as PostgreSQL text: quotes, backslashes,
     braces, commas, spaces and the word NULL arrive as typed."""
     from corpus.readers import SourceArticle
-    from corpus.services import article_store
+    from corpus.services.articles import article_store
 
     text = 'Il dit "NULL" puis {a, b} \\ fin ; un espace , et NULL et \\" et 😀 enfin.'
     article_store(

@@ -3,7 +3,7 @@ scores the model again, the review page shows the model's answer and the attempt
 quality table gains each annotator's fooling rates.
 
 The model's rows (round, attempts, the question's figures) are built directly here: how the
-annotation page asks the model is tested with evaluation/in_the_loop.py. The paragraph is
+annotation page asks the model is tested with evaluation/services/model_loop/attempts.py. The paragraph is
 tests/annotation/conftest.py's first one:
 
     La Loire est le plus long fleuve de France, avec 1 006 km. Elle prend sa source au mont
@@ -36,7 +36,7 @@ from annotation.services.campaigns import campaign_update
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
-from evaluation.loop_review import question_model_rescore
+from evaluation.services.model_loop.review import question_model_rescore
 from tests.annotation.conftest import good_questions
 from tests.annotation.test_review_pages import (
     body_rows,

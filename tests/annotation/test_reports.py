@@ -26,9 +26,9 @@ from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core import figures
 from core.errors import ServiceError
-from core.figure_jobs import figure_compute
 from core.models import StoredFigure
 from core.roles import Role
+from core.services.figure_jobs import figure_compute
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 

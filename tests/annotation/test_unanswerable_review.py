@@ -36,7 +36,7 @@ from annotation.services.questions import NewAnswer, NewQuestion, questions_stor
 from annotation.services.reviews import review_claim_next, review_submit
 from core.errors import ServiceError
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.annotation.test_review_pages import by_id, find_all, json_script, page, text_of
 
 LOIRE, KM, MONT, GERBIER, ARDECHE, NAZAIRE = 0, 49, 83, 88, 109, 155

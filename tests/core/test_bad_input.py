@@ -13,16 +13,16 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.jsondepth import MAX_JSON_DEPTH, JSONTooDeep, json_depth_exceeds, loads
 from core.roles import Role
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 from corpus.readers import SourceArticle
-from corpus.scraping import scrape_run_start
-from corpus.services import article_store
-from evaluation.analysis import analysis_start
+from corpus.services.articles import article_store
+from corpus.services.scraping import scrape_run_start
 from evaluation.models import BaselineRun, TrainingFile
+from evaluation.services.analysis.dataset_analysis import analysis_start
 from evaluation.views.leaderboard import _json_file
 from exports.formats.squad import SquadTooDeep, read_squad
-from exports.schedules import schedule_create
-from exports.services import release_create
+from exports.services.releases import release_create
+from exports.services.schedules import schedule_create
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.factories import UserFactory
 

@@ -6,10 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from core import figure_jobs, figures
-from core.figure_jobs import figure_compute, figure_read
+from core import figures
 from core.figures import Figure
 from core.models import StoredFigure
+from core.services import figure_jobs
+from core.services.figure_jobs import figure_compute, figure_read
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from core import jobs
 from core.i18n import Text
-from core.jobs import job_progress, job_run, job_start
 from core.models import Job, WorkerCheck
-from core.services import worker_check_run
+from core.services import jobs
+from core.services.jobs import job_progress, job_run, job_start
+from core.services.workers import worker_check_run
 
 
 @pytest.fixture

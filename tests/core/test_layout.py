@@ -13,9 +13,9 @@ from django.template.loader import render_to_string
 
 from core.charts import bar_chart
 from core.models import WorkerCheck
-from evaluation.analysis import analysis_execute, analysis_start
 from evaluation.models import DatasetAnalysis
-from exports.services import release_create
+from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
+from exports.services.releases import release_create
 
 HTMX = '<script src="/static/django_htmx/htmx-2.min.js" defer></script>'
 

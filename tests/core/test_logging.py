@@ -23,7 +23,7 @@ def test_a_4xx_loses_its_traceback_and_a_5xx_keeps_it():
     refusals = RefusalsWithoutTraceback()
     forbidden, broken = record("django.request", 403), record("django.request", 500)
     host = record("django.security.DisallowedHost", None)
-    other = record("core.jobs", None)
+    other = record("core.services.jobs", None)
 
     assert all(refusals.filter(r) for r in (forbidden, broken, host, other))
     assert (forbidden.exc_info, host.exc_info) == (None, None)

@@ -11,9 +11,9 @@ from django.utils import timezone
 from accounts.services import token_issue
 from core.roles import Role
 from corpus.models import ScrapeLogEntry
-from corpus.scraping import scrape_run_start
+from corpus.services.scraping import scrape_run_start
 from exports.models import Release
-from exports.services import release_create
+from exports.services.releases import release_create
 from tests.core.test_schema_fuzz import CHECKS  # the same checks as the fuzz run
 from tests.factories import UserFactory
 
@@ -94,7 +94,7 @@ def test_an_mrqa_file_downloads_as_gzip_as_its_schema_declares(
 
 
 def _mrqa_release() -> Release:
-    from exports.services import release_build
+    from exports.services.releases import release_build
     from tests.evaluation.test_baseline_runs import make_release
 
     first = make_release()

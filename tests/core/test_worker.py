@@ -6,7 +6,7 @@ import os
 import pytest
 
 from core.models import WorkerCheck
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 from tests.services import manage, manage_env, start_worker, stop_worker, wait_until
 
 

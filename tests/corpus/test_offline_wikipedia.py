@@ -5,7 +5,7 @@ import json
 import pytest
 
 from corpus.models import Article
-from corpus.scraping import scrape_run_execute, scrape_run_start
+from corpus.services.scraping import scrape_run_execute, scrape_run_start
 from corpus.wikipedia import CategoryMissing, WikipediaClient
 from tests.needs import PIAF_2020, require_file
 

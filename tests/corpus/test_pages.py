@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 
 from core import figures
-from core.figure_jobs import figure_compute
 from core.models import StoredFigure
+from core.services.figure_jobs import figure_compute
 from corpus import selectors
 from corpus.models import Article, ScrapeLogEntry, ScrapeRun
 from corpus.selectors import STATS_FIGURE

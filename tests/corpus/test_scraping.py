@@ -8,8 +8,8 @@ from django.core.management import CommandError, call_command
 
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun
-from corpus.scraping import scrape_run_execute, scrape_run_resume, scrape_run_start
 from corpus.segmentation import segment
+from corpus.services.scraping import scrape_run_execute, scrape_run_resume, scrape_run_start
 from corpus.splits import assign_splits, sample_titles
 from corpus.wikipedia import WikipediaClient
 from tests.corpus.conftest import AGENT
@@ -350,7 +350,7 @@ def test_a_run_whose_worker_died_can_be_resumed_but_not_a_live_one(db):
 
 
 def test_progress_is_a_sign_of_life(db):
-    from core.jobs import job_progress, job_start
+    from core.services.jobs import job_progress, job_start
 
     run = start(sample_size=2)
     job_start(run)

@@ -8,7 +8,12 @@ from django.db import IntegrityError, transaction
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_set_split, article_store, corpus_load, paragraphs_sha256
+from corpus.services.articles import (
+    article_set_split,
+    article_store,
+    corpus_load,
+    paragraphs_sha256,
+)
 from corpus.splits import target_counts
 
 

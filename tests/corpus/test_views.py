@@ -4,7 +4,7 @@ import pytest
 
 from corpus.models import Article, ScrapeRun
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 
 
 def make_article(title, split="train", wave="1.0", paragraphs=("x" * 600,), **extra):

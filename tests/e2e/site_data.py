@@ -24,16 +24,16 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 from corpus.readers import SourceArticle
-from corpus.scraping import scrape_run_start
-from corpus.services import article_store
-from evaluation.analysis import analysis_execute, analysis_start
-from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
-from evaluation.leaderboard import submission_create
+from corpus.services.articles import article_store
+from corpus.services.scraping import scrape_run_start
+from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
+from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.leaderboard import submission_create
 from exports.models import Release
-from exports.schedules import schedule_create
-from exports.services import release_build, release_create, release_gold
+from exports.services.releases import release_build, release_create, release_gold
+from exports.services.schedules import schedule_create
 from tests.factories import UserFactory
 
 PASSWORD = "a long e2e password"

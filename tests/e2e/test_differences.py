@@ -9,7 +9,7 @@ from annotation.selectors.differences import difference_sample
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 

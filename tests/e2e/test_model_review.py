@@ -3,7 +3,7 @@ sees the model's answer marked in the paragraph and "not fooled", corrects the s
 mouse and saves; the stored question now fools the model, with the exact F1.
 
 The model's rows are built directly (how the writing page asks the model is tested with
-evaluation/in_the_loop.py). The French normalization drops « la »: the model's answer
+evaluation/services/model_loop/attempts.py). The French normalization drops « la »: the model's answer
 « Toulouse à la mer Méditerranée » has the words toulouse, à, mer, méditerranée.
 """
 
@@ -25,7 +25,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.e2e.test_review import PASSWORD, TEXT, drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory

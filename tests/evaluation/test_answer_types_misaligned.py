@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from evaluation.answer_types import (
+from evaluation.services.analysis.answer_types import (
     AnswerType,
     MisalignedAnswer,
     answer_types,

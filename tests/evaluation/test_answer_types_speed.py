@@ -7,7 +7,7 @@ and several processes give the same types as one (bench/answer_types.py times th
 
 import pytest
 
-from evaluation.answer_types import (
+from evaluation.services.analysis.answer_types import (
     AnswerType,
     _one_blas_thread,
     _pieces,

@@ -9,15 +9,19 @@ from decimal import Decimal
 
 import pytest
 
-import evaluation.analysis as analysis_module
+import evaluation.services.analysis.dataset_analysis as analysis_module
 from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_update
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
-from evaluation.analysis import analysis_execute, analysis_start, answer_types_store
-from evaluation.answer_types import answer_types, pipeline_name
 from evaluation.models import DatasetAnalysis
+from evaluation.services.analysis.answer_types import answer_types, pipeline_name
+from evaluation.services.analysis.dataset_analysis import (
+    analysis_execute,
+    analysis_start,
+    answer_types_store,
+)
 from tests.annotation.conftest import (  # noqa: F401 (fixtures)
     annotators,
     campaign,

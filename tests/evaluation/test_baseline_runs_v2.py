@@ -25,13 +25,13 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.analysis import analysis_execute, analysis_start
-from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.release_data import release_examples
+from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
+from evaluation.services.baselines import baseline_run_execute, baseline_run_record
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.usefixtures("loopback_allowed")
@@ -397,7 +397,7 @@ def test_a_tiny_transformer_learns_the_null_answer_and_its_threshold_on_dev(
     from evaluation.baselines.no_answer import apply_threshold, best_threshold
     from evaluation.baselines.qa import TrainConfig, load_checkpoint, predict_with_null
     from evaluation.metrics import FQUAD_FR, score_v2
-    from exports.services import release_gold
+    from exports.services.releases import release_gold
 
     trained, trained_tokenizer = load_checkpoint(run.checkpoint)
     examples = release_examples(release, "dev")

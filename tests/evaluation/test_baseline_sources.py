@@ -20,16 +20,16 @@ from rest_framework.test import APIClient
 
 from core.errors import ServiceError
 from core.roles import Role
-from evaluation.baselines.runs import (
+from evaluation.models import BaselineRun, TrainingFile
+from evaluation.release_data import training_file_examples
+from evaluation.services.baselines import (
     baseline_run_execute,
     baseline_run_record,
     training_file_import,
     training_files_readable,
 )
-from evaluation.models import BaselineRun, TrainingFile
-from evaluation.release_data import training_file_examples
 from exports.models import Release
-from exports.services import release_build, release_create, release_storage
+from exports.services.releases import release_build, release_create, release_storage
 from tests.evaluation.test_baseline_runs import ARTICLES, make_release, releases_folder
 from tests.factories import UserFactory
 

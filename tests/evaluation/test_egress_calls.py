@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 from annotation.models import ModelAttempt, ModelRound
 from annotation.services.work import lease_claim_next
 from core.roles import Role
-from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
-from evaluation.in_the_loop import campaign_model_set
 from evaluation.models import BaselineRun
+from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.model_loop.attempts import campaign_model_set
 from exports.models import Release
 from tests.evaluation.test_baseline_runs import make_release
 from tests.evaluation.test_in_the_loop import (  # noqa: F401 (fixtures)

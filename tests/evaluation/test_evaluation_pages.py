@@ -13,14 +13,15 @@ from django.utils import timezone
 from annotation.models import Answer
 from annotation.services.reviews import review_claim_next, review_submit
 from core import figures
-from core.figure_jobs import figure_compute
 from core.models import StoredFigure
 from core.roles import Role
+from core.services.figure_jobs import figure_compute
 from corpus.models import Article
-from corpus.services import article_set_split
-from evaluation import leaderboard, selectors
-from evaluation.human import HUMAN_FIGURE, _human_fingerprint, human_performance_report
+from corpus.services.articles import article_set_split
 from evaluation.models import BaselineRun, Submission
+from evaluation.selectors import runs as selectors
+from evaluation.selectors.human import HUMAN_FIGURE, _human_fingerprint, human_performance_report
+from evaluation.services import leaderboard
 from exports.models import Release
 from tests.factories import UserFactory
 from tests.pages import page_queries

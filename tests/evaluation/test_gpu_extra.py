@@ -16,12 +16,12 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from core.errors import ServiceError
-from evaluation.baselines.runs import baseline_run_execute, baseline_run_record
-from evaluation.curves import learning_curve_execute, learning_curve_record
 from evaluation.gpu_extra import gpu_extra_missing
-from evaluation.learning_curve import curve_summary
 from evaluation.models import BaselineRun
-from evaluation.release_scoring import score_with_check
+from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.curves.fit import curve_summary
+from evaluation.services.curves.learning_curves import learning_curve_execute, learning_curve_record
+from evaluation.services.release_scoring import score_with_check
 from tests.evaluation.test_baseline_runs import releases_folder  # noqa: F401 (autouse)
 from tests.evaluation.test_learning_curve import noisy_flat_points
 from tests.evaluation.test_learning_curve_runs import make_release

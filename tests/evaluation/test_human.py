@@ -22,9 +22,9 @@ from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.human import human_performance_report
+from corpus.services.articles import article_store
 from evaluation.metrics import FQUAD_FR, human_performance, leave_one_out, leave_one_out_v2
+from evaluation.selectors.human import human_performance_report
 from tests.factories import UserFactory
 
 

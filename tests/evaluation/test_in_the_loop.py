@@ -14,9 +14,9 @@ from annotation.services.work import lease_claim_next
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.in_the_loop import campaign_model_set, model_answers_fill
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
+from evaluation.services.model_loop.attempts import campaign_model_set, model_answers_fill
 from exports.models import Release
 from tests.annotation.conftest import TEXTS
 from tests.evaluation.predict_servers import Garbage, Slow, serving

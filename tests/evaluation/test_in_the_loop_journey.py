@@ -12,9 +12,9 @@ from annotation.models import ModelAttempt, Question
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.annotation.conftest import TEXTS
 from tests.factories import UserFactory
 from tests.needs import require_module

@@ -28,11 +28,11 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.models import Article
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.human import human_performance_report
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, Submission
+from evaluation.selectors.human import human_performance_report
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 from tests.services import manage, manage_env
 
@@ -1013,7 +1013,7 @@ V2_METRICS = {
 
 @pytest.fixture
 def v2_board(board) -> Board:
-    from exports.services import release_storage
+    from exports.services.releases import release_storage
 
     release = board.release
     release.options = release.options | {"squad_version": "2.0"}

@@ -1,4 +1,4 @@
-"""The learning curve's pure numbers (evaluation/learning_curve.py): nested subsets, the
+"""The learning curve's pure numbers (evaluation/services/curves/fit.py): nested subsets, the
 power-law fit on exact synthetic data, its degenerate cases, the bootstrap, the per-type
 gains and the proposed targets; and the line chart's geometry (core/charts.py)."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from core.charts import line_chart
-from evaluation.learning_curve import (
+from evaluation.services.curves.fit import (
     FLAT,
     OK,
     TOO_FEW,

@@ -21,13 +21,13 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.curves import learning_curve_execute, learning_curve_record
-from evaluation.learning_curve import nested_subsets
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
+from evaluation.services.curves.fit import nested_subsets
+from evaluation.services.curves.learning_curves import learning_curve_execute, learning_curve_record
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.evaluation.test_baseline_runs import releases_folder  # noqa: F401 (autouse)
 from tests.factories import UserFactory
 from tests.services import wait_until
@@ -118,7 +118,7 @@ def test_a_tiny_model_on_nested_fractions_through_a_gpu_queue_worker_gives_four_
     releases_folder,  # noqa: F811 (the imported fixture)
     models_folder,
 ):
-    from evaluation.curves import learning_curve_start
+    from evaluation.services.curves.learning_curves import learning_curve_start
 
     release = make_release(include_test_answers=False)
     tiny_checkpoint(models_folder)

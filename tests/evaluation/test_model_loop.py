@@ -1,4 +1,4 @@
-"""Ask a model one question (evaluation/model_loop.py): lexical, HTTP predict server, and a
+"""Ask a model one question (evaluation/services/model_loop/ask.py): lexical, HTTP predict server, and a
 checkpoint run in this process (no Redis). The checkpoint served by a real worker through
 Redis is in test_model_serving.py.
 
@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from evaluation import model_loop
 from evaluation.baselines import lexical
-from evaluation.model_loop import ModelReply, ModelSpec, ModelUnavailable, ask
+from evaluation.services.model_loop import ask as model_loop
+from evaluation.services.model_loop.ask import ModelReply, ModelSpec, ModelUnavailable, ask
 from tests.evaluation.test_mrqa_client import QuietServer, closed_port_url
 from tests.needs import PIAF, require_file, require_module
 

@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from evaluation.baselines.runs import baseline_run_execute
 from evaluation.model_names import ModelNameError, checkpoint_location, model_location
 from evaluation.models import BaselineRun
+from evaluation.services.baselines import baseline_run_execute
 from tests.evaluation.test_baseline_runs import make_release
 
 ABSOLUTE = (
@@ -70,7 +70,7 @@ def test_a_path_outside_the_models_folder_is_refused_at_input_naming_model(kind,
 @pytest.mark.django_db
 def test_a_release_scored_by_a_finetune_of_an_absolute_path_is_refused_naming_the_entry():
     from core.errors import ServiceError
-    from exports.services import release_create
+    from exports.services.releases import release_create
 
     with translation.override("en"), pytest.raises(ServiceError) as refused:
         release_create(

@@ -33,13 +33,17 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, ModelAttempt, ModelKind, ModelRound, Question
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
-from core.jobs import job_enqueue
 from core.roles import Role
+from core.services.jobs import job_enqueue
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.in_the_loop import answer_scores, is_fooled
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
-from evaluation.rounds import campaign_model_rounds, model_round_execute, model_round_run
+from evaluation.services.model_loop.attempts import answer_scores, is_fooled
+from evaluation.services.model_loop.rounds import (
+    campaign_model_rounds,
+    model_round_execute,
+    model_round_run,
+)
 from exports.models import Release
 from tests.factories import UserFactory
 from tests.needs import require_module

@@ -1,5 +1,5 @@
-"""A checkpoint served to the annotation page by a real worker (evaluation/model_serving.py):
-a tiny BERT trained in the test, saved, then asked through Redis (`evaluation.model_loop.ask`)
+"""A checkpoint served to the annotation page by a real worker (evaluation/services/model_loop/serving.py):
+a tiny BERT trained in the test, saved, then asked through Redis (`evaluation.services.model_loop.ask.ask`)
 while a real Celery worker on every queue runs the serve loop against the test database."""
 
 import json
@@ -12,9 +12,10 @@ import pytest
 import redis
 from django.conf import settings
 
-from evaluation import model_loop, model_serving
 from evaluation.baselines.features import postprocess_with_null, postprocess_with_spans
-from evaluation.model_loop import ModelSpec, ModelUnavailable, ask
+from evaluation.services.model_loop import ask as model_loop
+from evaluation.services.model_loop import serving as model_serving
+from evaluation.services.model_loop.ask import ModelSpec, ModelUnavailable, ask
 from tests.evaluation.test_model_loop import CONTEXT, QUESTION, trained_zola_checkpoint
 from tests.needs import require_service
 from tests.services import wait_until

@@ -14,11 +14,11 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from core.jobs import Superseded, job_start, job_succeed
 from core.roles import Role
+from core.services.jobs import Superseded, job_start, job_succeed
 from evaluation import tasks as evaluation_tasks
 from evaluation.models import BaselineRun
-from evaluation.release_scoring import release_scoring_record
+from evaluation.services.release_scoring import release_scoring_record
 from exports import tasks as export_tasks
 from exports.models import Release
 from tests.evaluation.test_baseline_runs import first_word_server, make_release  # noqa: F401

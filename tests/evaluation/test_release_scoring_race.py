@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 
 from evaluation.models import BaselineRun
-from evaluation.release_scoring import release_scoring_record
+from evaluation.services.release_scoring import release_scoring_record
 from tests.evaluation.test_baseline_runs import make_release
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("loopback_allowed")]

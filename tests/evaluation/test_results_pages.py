@@ -235,7 +235,7 @@ def test_the_cross_evaluation_form_comes_back_on_the_experiments_page(client, re
 
 @pytest.mark.parametrize("name", ["results-scores", "results-unanswerable", "results-types"])
 def test_the_pages_of_runs_walk_the_same_pages(client, release, monkeypatch, name):
-    from evaluation import selectors
+    from evaluation.selectors import runs as selectors
 
     monkeypatch.setattr(selectors, "RUNS_PAGE", 2)
     for n in range(3):

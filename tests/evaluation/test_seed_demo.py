@@ -13,9 +13,9 @@ from annotation.services.answers import answer_claim_next
 from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next
 from corpus.models import Article, Paragraph
-from evaluation.human import human_performance_report
 from evaluation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
 from evaluation.models import BaselineRun
+from evaluation.selectors.human import human_performance_report
 from exports.models import Release
 from tests.conftest import require_service
 

@@ -9,9 +9,9 @@ import pytest
 from django.core.files.base import ContentFile
 
 from core.roles import Role
-from evaluation.baselines.runs import baseline_run_record
 from evaluation.models import BaselineRun, TrainingFile
-from exports.services import release_storage
+from evaluation.services.baselines import baseline_run_record
+from exports.services.releases import release_storage
 from tests.evaluation.test_baseline_runs import make_release, releases_folder
 from tests.evaluation.test_baseline_sources import english_api, imported
 from tests.factories import UserFactory

@@ -12,9 +12,9 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
-from evaluation.analysis import answer_types_store
-from evaluation.answer_types import AnswerType, pipeline_name
+from corpus.services.articles import article_store
+from evaluation.services.analysis.answer_types import AnswerType, pipeline_name
+from evaluation.services.analysis.dataset_analysis import answer_types_store
 from evaluation.views.results import ANSWER_TYPE_LABELS
 from exports.build import build_release_files, check_options
 from exports.datasheet import ANSWER_TYPE_NAMES, QUESTION_TYPES_METHOD

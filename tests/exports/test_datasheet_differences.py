@@ -9,7 +9,7 @@ from annotation.services.differences import difference_label
 from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from exports.build import build_release_files, check_options
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.factories import UserFactory

@@ -14,9 +14,9 @@ from annotation.models import Answer, Campaign, Question, QuestionRevision
 from core.errors import ServiceError
 from corpus.models import Article, Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_store, paragraphs_sha256
+from corpus.services.articles import article_store, paragraphs_sha256
 from corpus.splits import target_counts
-from exports.importing import ImportReport, squad_import
+from exports.services.importing import ImportReport, squad_import
 from tests.needs import PIAF, PIAF_2020, require_file
 
 DORIS_DAY = ("p140295202893328", "p140295202390160")  # annotated at 90, the text is at 89
@@ -691,7 +691,7 @@ def test_an_import_that_loses_a_race_on_the_same_ids_is_refused_whole(
     squad_import(path=hand_path, wave="1.1", language="fr")
     before = table_counts()
     # As if another import stored the same questions after this one looked for them.
-    monkeypatch.setattr("exports.importing.source_ids_stored", lambda ids: set())
+    monkeypatch.setattr("exports.services.importing.source_ids_stored", lambda ids: set())
 
     with pytest.raises(ServiceError) as error, translation.override("en"):
         squad_import(path=hand_path, wave="1.1", language="fr")

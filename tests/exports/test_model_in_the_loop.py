@@ -31,7 +31,7 @@ from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from exports.build import build_release_files, check_options
 from exports.formats.hf import HfJsonlWriter
 from exports.formats.records import (
@@ -41,7 +41,7 @@ from exports.formats.records import (
     ExportQuestion,
 )
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 from tests.needs import require_module
 

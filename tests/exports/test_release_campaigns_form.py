@@ -10,7 +10,7 @@ import pytest
 
 from annotation.models import Campaign
 from annotation.services.campaigns import campaign_create
-from exports import forms as release_forms
+from exports.forms import releases as release_forms
 from exports.models import Release
 from exports.tasks import release_build_task
 from tests.exports.test_releases import make_dataset

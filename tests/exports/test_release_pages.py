@@ -12,9 +12,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from core import figures
-from core.figure_jobs import figure_compute
 from core.models import StoredFigure
 from core.roles import Role
+from core.services.figure_jobs import figure_compute
 from exports import selectors
 from exports.diff import DIFF_FIGURE
 from exports.models import Release, ReleaseFile

@@ -27,12 +27,13 @@ from config.celery import app
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
-from exports import schedules
-from exports.importing import squad_import
 from exports.models import Release, ReleaseFile, ReleaseSchedule
-from exports.schedules import (
+from exports.services import schedules
+from exports.services.importing import squad_import
+from exports.services.releases import pruned_message, release_build, release_create
+from exports.services.schedules import (
     data_fingerprint,
     next_slot,
     schedule_create,
@@ -42,7 +43,6 @@ from exports.schedules import (
     schedules_tick,
     snapshot_built,
 )
-from exports.services import pruned_message, release_build, release_create
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 

@@ -13,10 +13,10 @@ from django.test import Client
 from config.celery import app
 from core.roles import Role
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
 from exports.models import Release, ReleaseSchedule
-from exports.schedules import schedule_create
+from exports.services.schedules import schedule_create
 from tests.exports.test_release_schedules import due
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory

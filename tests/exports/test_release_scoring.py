@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from core.errors import ServiceError
 from core.roles import Role
 from exports.models import Release
-from exports.services import release_create
+from exports.services.releases import release_create
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]

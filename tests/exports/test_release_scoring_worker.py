@@ -20,7 +20,7 @@ from django.core.management import call_command
 from config.celery import app
 from evaluation.models import BaselineRun
 from exports.models import Release
-from exports.services import release_create
+from exports.services.releases import release_create
 from tests.exports.test_release_worker import (  # noqa: F401 (the workers' fixtures)
     boss,
     var_dir,

@@ -19,7 +19,7 @@ from django.core.management import call_command
 
 from core.roles import Role
 from exports.models import Release, ReleaseFile
-from exports.services import release_create
+from exports.services.releases import release_create
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory
 from tests.needs import PIAF, require_file

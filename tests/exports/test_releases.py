@@ -26,23 +26,23 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
-from core.jobs import Superseded, job_start
 from core.roles import Role
+from core.services.jobs import Superseded, job_start
 from corpus.models import Paragraph
 from corpus.readers import SourceArticle
-from corpus.services import article_store
+from corpus.services.articles import article_store
 from exports.build import build_release_files, check_options
 from exports.formats.mrqa import simple_tokenizer, spacy_tokenizer
-from exports.importing import squad_import
 from exports.models import Release, ReleaseFile, TokenCache, TokenSweep
-from exports.services import (
+from exports.services.importing import squad_import
+from exports.services.releases import (
     _build,
     release_build,
     release_create,
     release_file_get,
     release_resume,
 )
-from exports.tokens import tokens_ahead
+from exports.services.tokens import tokens_ahead
 from tests.factories import UserFactory
 
 # Release files go to a folder of each test (tests/conftest.py).
@@ -1076,7 +1076,7 @@ def test_a_failed_release_is_resumed_and_built_again_from_a_clean_folder(
         (kwargs["directory"] / "hf-dev.jsonl").write_bytes(b"partial")
         raise OSError("No space left on device")
 
-    monkeypatch.setattr("exports.services.build_release_files", broken)
+    monkeypatch.setattr("exports.services.releases.build_release_files", broken)
     leftover = releases_folder / "releases" / str(release.pk) / "hf-dev.jsonl"
     leftover.parent.mkdir(parents=True)
     leftover.write_bytes(b"left by a killed worker")
@@ -1334,7 +1334,7 @@ def test_each_split_is_read_once_whatever_the_formats(ds, tmp_path):
     # and test (4 + 5 + 5); the datasheet: the articles to credit, the campaigns, the
     # question–answer differences (the dev sample, its labels: 2); the stored answer types
     # come with the answers (no query of their own). MRQA adds, per split (one batch of texts
-    # here), the lookup of its kept tokens and the store of those it made (exports.tokens): 3 × 2.
+    # here), the lookup of its kept tokens and the store of those it made (exports.services.tokens): 3 × 2.
     assert counted == {"squad": 19, "squad+hf+mrqa": 19 + 6}
 
 
@@ -1382,7 +1382,7 @@ def test_small_chunks_give_the_same_files_and_datasheet(ds, tmp_path, monkeypatc
 
 
 def test_a_release_built_again_reads_its_tokens_from_the_cache(ds, boss, releases_folder):
-    """MRQA tokens are kept between exports (exports.tokens): a second build tokenizes
+    """MRQA tokens are kept between exports (exports.services.tokens): a second build tokenizes
     nothing and writes the same lines; the cache can be emptied at any time."""
     assert spacy_tokenizer().name.startswith("spacy ")
 

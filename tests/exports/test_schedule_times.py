@@ -7,7 +7,7 @@ import pytest
 
 from core.roles import Role
 from exports.models import ReleaseSchedule
-from exports.schedules import schedule_create
+from exports.services.schedules import schedule_create
 from tests.factories import UserFactory
 
 

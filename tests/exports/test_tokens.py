@@ -1,4 +1,4 @@
-"""Tokens kept between MRQA exports (exports.tokens): the same tokens, tokenized once."""
+"""Tokens kept between MRQA exports (exports.services.tokens): the same tokens, tokenized once."""
 
 import hashlib
 
@@ -6,7 +6,7 @@ import pytest
 
 from exports.formats.mrqa import simple_tokenizer
 from exports.models import TokenCache
-from exports.tokens import CachedTokenizer, cache_key, pack, unpack
+from exports.services.tokens import CachedTokenizer, cache_key, pack, unpack
 
 pytestmark = pytest.mark.django_db
 

@@ -23,9 +23,9 @@ from core.roles import Role
 from exports.build import check_options
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
 from exports.formats.squad import SquadWriter, read_squad
-from exports.importing import squad_import
 from exports.models import Release
-from exports.services import release_build, release_create, release_gold
+from exports.services.importing import squad_import
+from exports.services.releases import release_build, release_create, release_gold
 from tests.factories import UserFactory
 from tests.needs import require_module
 

@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
 from core.models import WorkerCheck
-from core.services import worker_check_start
+from core.services.workers import worker_check_start
 
 
 class Command(PlatformCommand):

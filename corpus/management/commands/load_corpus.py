@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 
 from core.commands import PlatformCommand
-from corpus.services import corpus_load
+from corpus.services.articles import corpus_load
 
 
 class Command(PlatformCommand):

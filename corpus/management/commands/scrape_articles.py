@@ -3,7 +3,7 @@ from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
 from corpus.models import ScrapeRun
-from corpus.scraping import (
+from corpus.services.scraping import (
     scrape_run_can_resume,
     scrape_run_execute,
     scrape_run_resume,

@@ -1,5 +1,5 @@
 from core.commands import PlatformCommand
-from evaluation.human import human_performance_report
+from evaluation.selectors.human import human_performance_report
 
 
 def _figure(value) -> str:

@@ -1,18 +1,18 @@
 from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.inputs import object_by_id
-from evaluation.baselines.runs import (
+from evaluation.models import BaselineRun
+from evaluation.services.baselines import (
     baseline_run_execute,
     baseline_run_record,
     baseline_run_start,
     training_file_import,
 )
-from evaluation.curves import (
+from evaluation.services.curves.learning_curves import (
     learning_curve_execute,
     learning_curve_record,
     learning_curve_start,
 )
-from evaluation.models import BaselineRun
 from exports.models import Release
 
 HYPERPARAMETER_OPTIONS = (

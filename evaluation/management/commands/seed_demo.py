@@ -23,10 +23,10 @@ from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.roles import Role
 from corpus.models import Article, Paragraph
-from corpus.services import corpus_load
-from evaluation.in_the_loop import campaign_model_set
+from corpus.services.articles import corpus_load
+from evaluation.services.model_loop.attempts import campaign_model_set
 from exports.models import Release
-from exports.services import release_build, release_create
+from exports.services.releases import release_build, release_create
 
 DEMO_USERS = [
     ("admin", Role.ADMIN),

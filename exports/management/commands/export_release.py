@@ -7,7 +7,7 @@ from core.commands import PlatformCommand
 from core.errors import ServiceError
 from corpus.models import Split
 from exports.build import build_release_files, check_options
-from exports.services import release_create
+from exports.services.releases import release_create
 
 
 def score_with_entry(spec: str, index: int) -> dict:

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 
 from core.commands import PlatformCommand
-from exports.importing import squad_import
+from exports.services.importing import squad_import
 
 
 class Command(PlatformCommand):

@@ -3,7 +3,7 @@ installs that run cron instead of Celery beat; `release_schedules list`: the sch
 
 from core.commands import PlatformCommand
 from exports.models import ReleaseSchedule
-from exports.schedules import schedules_tick
+from exports.services.schedules import schedules_tick
 
 
 class Command(PlatformCommand):

@@ -1,0 +1,444 @@
+"""Scheduled snapshots: a release of a campaign group built by Celery beat when its data changed.
+
+A schedule (`ReleaseSchedule`) names a campaign group (none: every campaign), when to look
+(hourly, daily at an hour, weekly on a day at an hour, in the server's time zone), the release
+options, the baselines to score each snapshot with, and how many snapshots keep their files.
+
+The tick (`schedules_tick`, sent by beat every RELEASE_SCHEDULE_TICK_SECONDS, or run by the
+`release_schedules tick` command) claims each due schedule with one conditional UPDATE
+(`next_run_at` still the slot it read → the next slot), in the transaction that records the
+snapshot: two ticks at once, or a tick delivered again, find the slot already moved and do
+nothing. The claimer computes the group's data fingerprint (`data_fingerprint`) and builds a
+snapshot only when it differs from the last snapshot's. After a snapshot is built, and at each
+tick, the schedule's retention (`schedule_prune`) deletes the stored files of the snapshots
+older than its last `keep_last` (docs/release-schedules.md says what stays).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from annotation.models import Answer, ModelAttempt, Question, QuestionRevision, Review
+from core.errors import ServiceError
+from core.models import Job
+from corpus.models import Article
+from corpus.selectors import hand_moved_articles
+from exports.build import check_campaigns, check_options
+from exports.models import Release, ReleaseSchedule
+from exports.scoring import score_with_clean
+from exports.services.releases import release_create, release_storage
+
+logger = logging.getLogger(__name__)
+
+SCHEDULE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+SCHEDULE_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,15}")
+OPTION_NAMES = (
+    "formats",
+    "splits",
+    "approved_only",
+    "include_test_answers",
+    "include_history",
+    "squad_version",
+)
+FIELDS = ("name", "version", "frequency", "hour", "weekday", "keep_last", "enabled")
+DEFAULTS = {
+    "version": "1.0",
+    "hour": 2,
+    "weekday": 0,
+    "keep_last": 5,
+    "enabled": True,
+    "campaigns": [],
+    "score_with": [],
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Slots
+
+
+def next_slot(*, frequency: str, hour: int, weekday: int, after: datetime) -> datetime:
+    """Return the first slot strictly after `after`: the next full hour (hourly), the next
+    `hour`:00 (daily), the next `weekday` (0 = Monday) at `hour`:00 (weekly), in the
+    server's time zone (TIME_ZONE)."""
+    if frequency == ReleaseSchedule.Frequency.HOURLY:
+        start = after.replace(minute=0, second=0, microsecond=0)
+        return start + timedelta(hours=1)
+    zone = timezone.get_default_timezone()
+    local = timezone.localtime(after, zone)
+    days = 0
+    if frequency == ReleaseSchedule.Frequency.WEEKLY:
+        days = (weekday - local.weekday()) % 7
+    day = local.date() + timedelta(days=days)
+    slot = timezone.make_aware(datetime.combine(day, time(hour)), zone)
+    while slot <= after:
+        day += timedelta(days=7 if frequency == ReleaseSchedule.Frequency.WEEKLY else 1)
+        slot = timezone.make_aware(datetime.combine(day, time(hour)), zone)
+    return slot
+
+
+def _slot_after(schedule: ReleaseSchedule, after: datetime) -> datetime:
+    return next_slot(
+        frequency=schedule.frequency, hour=schedule.hour, weekday=schedule.weekday, after=after
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Create, change, enable, delete
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked(data: dict) -> dict:
+    """Return the schedule's fields checked and canonical, or raise a ServiceError naming
+    every bad field at once."""
+    errors: dict[str, list[str]] = {}
+    name, version = data.get("name"), data.get("version")
+    if not isinstance(name, str) or not SCHEDULE_NAME.fullmatch(name):
+        errors["name"] = [_("Letters, digits, “.”, “_” and “-”, at most 80, like fquad-nightly.")]
+    if not isinstance(version, str) or not SCHEDULE_VERSION.fullmatch(version):
+        errors["version"] = [_("Letters, digits, “.”, “_” and “-”, at most 16, like 1.1.")]
+    if data.get("frequency") not in ReleaseSchedule.Frequency.values:
+        errors["frequency"] = [_("One of hourly, daily, weekly.")]
+    hour, weekday, keep = data.get("hour"), data.get("weekday"), data.get("keep_last")
+    if not _is_int(hour) or not 0 <= hour <= 23:
+        errors["hour"] = [_("A whole number from 0 to 23.")]
+    if not _is_int(weekday) or not 0 <= weekday <= 6:
+        errors["weekday"] = [_("A whole number from 0 (Monday) to 6 (Sunday).")]
+    if not _is_int(keep) or not 1 <= keep <= 10_000:
+        errors["keep_last"] = [_("A whole number, at least 1.")]
+    if not isinstance(data.get("enabled"), bool):
+        errors["enabled"] = [_("true or false.")]
+    options = None
+    try:
+        options = check_options({name: data[name] for name in OPTION_NAMES if name in data})
+    except ServiceError as error:
+        errors |= error.errors
+    campaigns = ()
+    try:
+        campaigns = check_campaigns(data.get("campaigns"))
+    except ServiceError as error:
+        errors |= error.errors
+    score_with = []
+    try:
+        score_with = score_with_clean(
+            data.get("score_with"), splits=options.splits if options else None
+        )
+    except ServiceError as error:
+        errors |= error.errors
+    if errors:
+        raise ServiceError(errors)
+    return {
+        **{field: data[field] for field in FIELDS},
+        "options": options.as_dict(),
+        "campaigns": campaigns,
+        "score_with": score_with,
+    }
+
+
+def schedule_values(schedule: ReleaseSchedule) -> dict:
+    """Return a schedule as the flat values `schedule_update` takes (what a form shows)."""
+    return {
+        **{field: getattr(schedule, field) for field in FIELDS},
+        **schedule.options,
+        "campaigns": sorted(schedule.campaigns.values_list("pk", flat=True)),
+        "score_with": schedule.score_with,
+    }
+
+
+def schedule_create(*, created_by, **data) -> ReleaseSchedule:
+    """Record a schedule; its first slot is the next one from now."""
+    checked = _checked(DEFAULTS | data)
+    campaigns = checked.pop("campaigns")
+    taken = ServiceError({"name": [_("Another schedule has this name.")]})
+    try:
+        with transaction.atomic():
+            if ReleaseSchedule.objects.filter(name=checked["name"]).exists():
+                raise taken
+            schedule = ReleaseSchedule(created_by=created_by, **checked)
+            schedule.next_run_at = _slot_after(schedule, timezone.now())
+            schedule.save()
+            schedule.campaigns.set(campaigns)
+    except IntegrityError:  # another request took the name meanwhile (the unique index)
+        raise taken from None
+    return schedule
+
+
+def schedule_update(*, schedule: ReleaseSchedule, **changes) -> ReleaseSchedule:
+    """Change some of a schedule's values (the others stay); a changed frequency, hour or
+    weekday, or a schedule enabled again, takes the next slot from now."""
+    checked = _checked(schedule_values(schedule) | changes)
+    campaigns = checked.pop("campaigns")
+    taken = ServiceError({"name": [_("Another schedule has this name.")]})
+    try:
+        with transaction.atomic():
+            locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
+            others = ReleaseSchedule.objects.filter(name=checked["name"]).exclude(pk=locked.pk)
+            if others.exists():
+                raise taken
+            timing = ("frequency", "hour", "weekday")
+            moved = any(checked[f] != getattr(locked, f) for f in timing)
+            woken = checked["enabled"] and not locked.enabled
+            for field, value in checked.items():
+                setattr(locked, field, value)
+            if moved or woken or locked.next_run_at is None:
+                locked.next_run_at = _slot_after(locked, timezone.now())
+            locked.save()
+            locked.campaigns.set(campaigns)
+    except IntegrityError:  # another request took the name meanwhile (the unique index)
+        raise taken from None
+    return locked
+
+
+def schedule_set_enabled(*, schedule: ReleaseSchedule, enabled: bool) -> ReleaseSchedule:
+    """Enable or disable a schedule (enabled again, it waits for its next slot from now)."""
+    return schedule_update(schedule=schedule, enabled=enabled)
+
+
+def schedule_delete(*, schedule: ReleaseSchedule) -> None:
+    """Delete a schedule; its snapshots stay, as releases of no schedule."""
+    ReleaseSchedule.objects.filter(pk=schedule.pk).delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# The data fingerprint
+
+
+def _summary(rows) -> str:
+    figures = rows.order_by().aggregate(n=Count("pk"), last=Max("pk"))
+    return f"{figures['n']}/{figures['last'] or 0}"
+
+
+def data_fingerprint(*, campaigns: tuple[int, ...], options: dict) -> str:
+    """Return the SHA-256 of what the group's release would read, in a few indexed reads.
+
+    For the group's questions, answers, question versions, reviews and model attempts: the
+    count and the largest id; for the corpus: the articles' count and largest id, and the
+    articles moved to another split by hand. Every change a release shows adds or deletes a
+    row of these tables (docs/release-schedules.md): a question, an answer, a review (which
+    is how a status changes), a version (how a text or span is corrected), an attempt; an
+    addition raises the largest id and a deletion lowers the count. The release options and
+    the group are part of the digest, so an edited schedule builds again.
+    """
+    group = {"campaign_id__in": campaigns} if campaigns else {}
+    via_question = {"question__campaign_id__in": campaigns} if campaigns else {}
+    parts = [
+        json.dumps({"campaigns": list(campaigns), "options": options}, sort_keys=True),
+        _summary(Question.objects.filter(**group)),
+        _summary(Answer.objects.filter(**via_question)),
+        _summary(QuestionRevision.objects.filter(**via_question)),
+        _summary(Review.objects.filter(**via_question)),
+        _summary(ModelAttempt.objects.filter(**group)),
+        _summary(Article.objects.all()),
+        hand_moved_articles(),
+    ]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Snapshots: the tick and "run now"
+
+
+@dataclass(frozen=True)
+class SnapshotOutcome:
+    """What one look at a schedule did: a snapshot built (`release`), or nothing to build
+    because the data had not changed (`release` None)."""
+
+    schedule: ReleaseSchedule
+    release: Release | None
+    fingerprint: str
+
+    @property
+    def built(self) -> bool:
+        return self.release is not None
+
+    def as_dict(self) -> dict:
+        return {
+            "schedule": self.schedule.pk,
+            "name": self.schedule.name,
+            "built": self.built,
+            "release": self.release.pk if self.release else None,
+            "fingerprint": self.fingerprint,
+        }
+
+
+def _snapshot(
+    schedule: ReleaseSchedule, *, stamp: datetime, created_by, manual: bool
+) -> SnapshotOutcome:
+    """Build a snapshot of the group unless its data is as at the last snapshot (one that did
+    not fail). Runs inside the caller's transaction, the schedule row locked."""
+    campaigns = tuple(sorted(schedule.campaigns.values_list("pk", flat=True)))
+    options = check_options({**schedule.options, "campaigns": list(campaigns)})
+    fingerprint = data_fingerprint(campaigns=campaigns, options=options.as_dict())
+    now = timezone.now()
+    last = schedule.snapshots.order_by("-created_at", "-pk").first()
+    if (
+        fingerprint == schedule.last_fingerprint
+        and last is not None
+        and last.status != Release.Status.FAILED
+    ):
+        ReleaseSchedule.objects.filter(pk=schedule.pk).update(last_checked_at=now)
+        return SnapshotOutcome(schedule, None, fingerprint)
+    name, version = snapshot_identity(schedule, stamp, manual=manual)
+    release = release_create(
+        created_by=created_by,
+        name=name,
+        version=version,
+        schedule=schedule,
+        data_fingerprint=fingerprint,
+        score_with=schedule.score_with,
+        **options.as_dict(),
+    )
+    ReleaseSchedule.objects.filter(pk=schedule.pk).update(
+        last_checked_at=now, last_fingerprint=fingerprint
+    )
+    return SnapshotOutcome(schedule, release, fingerprint)
+
+
+def snapshot_identity(schedule: ReleaseSchedule, stamp: datetime, *, manual: bool):
+    """Return the (name, version) of the snapshot of `stamp` (its slot, or "run now"'s time).
+
+    Named by the stamp in UTC (a local time repeats when the clocks go back): to the minute
+    for a slot on a whole minute (every slot `next_slot` gives is on a whole hour), to the
+    second otherwise, and always to the second for "run now". Two different slots therefore
+    get two different names unless they fall in the same second; a name taken anyway (a
+    release made by hand, a "run now" in the slot's second, two slots in one second) gets
+    `-2`, `-3`…: a slot is never lost to its name.
+    """
+    utc = stamp.astimezone(UTC)
+    whole_minute = utc.second == 0 and utc.microsecond == 0
+    clock = "%H%M" if whole_minute and not manual else "%H%M%S"
+    name = _free_name(f"{schedule.name}-{utc:%Y%m%d}-{utc.strftime(clock)}")
+    return name, f"{schedule.version}+{utc:%Y%m%d}.{utc.strftime(clock)}"
+
+
+def _free_name(name: str) -> str:
+    """Return `name`, or `name-2`, `name-3`… when taken (they are serialized by the
+    schedule's row lock; the unique index is the last word)."""
+    taken = set(Release.objects.filter(name__startswith=name).values_list("name", flat=True))
+    found, number = name, 1
+    while found in taken:
+        number += 1
+        found = f"{name}-{number}"
+    return found
+
+
+def schedule_run_due(*, schedule_pk: int, now: datetime) -> SnapshotOutcome | None:
+    """Claim the schedule's slot if it is due, and take its snapshot; None when it was not
+    due or another tick claimed it first.
+
+    The claim is one conditional UPDATE (next_run_at still the slot read → the next slot
+    after now): on PostgreSQL a second tick blocks on the row until the first commits, then
+    finds the condition false and updates nothing. The claim and the snapshot commit
+    together: a tick that dies leaves the slot due for the next one.
+    """
+    with transaction.atomic():
+        schedule = ReleaseSchedule.objects.filter(pk=schedule_pk).first()
+        if schedule is None or not schedule.enabled or schedule.next_run_at is None:
+            return None
+        slot = schedule.next_run_at
+        if slot > now:
+            return None
+        claimed = ReleaseSchedule.objects.filter(
+            pk=schedule_pk, enabled=True, next_run_at=slot
+        ).update(next_run_at=_slot_after(schedule, now))
+        if not claimed:
+            return None
+        schedule = ReleaseSchedule.objects.select_for_update().get(pk=schedule_pk)
+        try:
+            with transaction.atomic():
+                return _snapshot(schedule, stamp=slot, created_by=schedule.created_by, manual=False)
+        except ServiceError as error:  # e.g. options no longer valid: logged, the slot passes
+            logger.error("schedule %s: slot %s not built: %s", schedule.name, slot, error)
+            return None
+
+
+def schedules_tick(*, now: datetime | None = None) -> list[SnapshotOutcome]:
+    """Look at every due schedule (a snapshot where the data changed), then apply every
+    schedule's retention; return what each due schedule did."""
+    now = now or timezone.now()
+    due = (
+        ReleaseSchedule.objects.filter(enabled=True, next_run_at__lte=now)
+        .order_by("next_run_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    outcomes = []
+    for pk in list(due):
+        outcome = schedule_run_due(schedule_pk=pk, now=now)
+        if outcome is not None:
+            outcomes.append(outcome)
+    for schedule in ReleaseSchedule.objects.order_by("pk"):
+        schedule_prune(schedule=schedule)
+    return outcomes
+
+
+def schedule_run_now(*, schedule: ReleaseSchedule, created_by) -> SnapshotOutcome:
+    """Take a snapshot now (its slots unchanged); still nothing when the data has not
+    changed since the last one."""
+    with transaction.atomic():
+        locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
+        return _snapshot(locked, stamp=timezone.now(), created_by=created_by, manual=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Retention
+
+
+def _in_use(release: Release) -> bool:
+    """Tell whether an unfinished job works on the release: a job of any app whose row points
+    at it (a baseline run, an analysis…), found through the release's relations so that
+    exports needs no import of the apps above it."""
+    for relation in Release._meta.related_objects:
+        model = relation.related_model
+        if relation.one_to_many and issubclass(model, Job):
+            rows = model._default_manager.filter(**{relation.field.name: release})
+            if rows.exclude(status__in=Job.FINISHED).exists():
+                return True
+    return False
+
+
+def schedule_prune(*, schedule: ReleaseSchedule) -> list[Release]:
+    """Delete the stored downloadable files of the schedule's snapshots older than its last
+    `keep_last` finished ones; return the snapshots pruned now.
+
+    The rows stay: the release, its file rows (names, sizes, digests, counts), manifest,
+    scores, and its internal answer files (the leaderboard and the human line of the chart
+    read them). A snapshot an unfinished job still works on is left for a later pass.
+    Idempotent: a pruned snapshot is not looked at again, and deleting a file already gone
+    is no error.
+    """
+    finished = schedule.snapshots.filter(status=Release.Status.SUCCEEDED).order_by(
+        "-created_at", "-pk"
+    )
+    kept = list(finished.values_list("pk", flat=True)[: schedule.keep_last])
+    storage = release_storage()
+    pruned = []
+    for release in finished.exclude(pk__in=kept).filter(files_pruned_at__isnull=True):
+        if _in_use(release):
+            continue
+        for stored in release.files.filter(internal=False).values_list("storage_name", flat=True):
+            storage.delete(stored)
+        Release.objects.filter(pk=release.pk, files_pruned_at__isnull=True).update(
+            files_pruned_at=timezone.now()
+        )
+        pruned.append(release)
+    return pruned
+
+
+def snapshot_built(*, release: Release) -> list[Release]:
+    """After a snapshot's build: apply its schedule's retention (nothing for another release)."""
+    release.refresh_from_db(fields=["schedule", "status"])
+    if release.schedule is None or release.status != Release.Status.SUCCEEDED:
+        return []
+    return schedule_prune(schedule=release.schedule)
