@@ -1,6 +1,7 @@
 """A learned layer over the answer-type rules, judged by grouped cross-validation (issue 25,
-item 19). An experiment: it did not beat the rules, so `evaluation/services/analysis/answer_types.py` does not
-use it (docs/answer-types.md, "A learned layer: tried, not shipped").
+item 19). An experiment: it did not beat the rules, so
+`evaluation/services/analysis/answer_types.py` does not use it (docs/answer-types.md, "A
+learned layer: tried, not shipped").
 
 The layer is a multinomial logistic regression (numpy, L2, zero start, full-batch gradient
 descent, fixed steps: deterministic) from the rules' type and features of the answer in the
@@ -48,10 +49,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evaluation import answer_types as current_rules  # noqa: E402
 from evaluation.agreement import cohen_kappa  # noqa: E402
+from evaluation.services.analysis import answer_types as current_rules  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "answer_types"
+RULES_PATHS = ("evaluation/services/analysis/answer_types.py", "evaluation/answer_types.py")
 SAMPLES = ("piaf_200", "piaf_tune_150", "piaf_check_100", "piaf_holdout_150")
 PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 FOLDS = 10
@@ -317,14 +319,17 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 
 def rules_at(revision: str) -> ModuleType:
-    """Return evaluation/services/analysis/answer_types.py as it was at a git revision, loaded as a module."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:evaluation/services/analysis/answer_types.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    """Return the answer-type rules as they were at a git revision, loaded as a module (the
+    module lived at evaluation/answer_types.py before issue 26 moved it into its room)."""
+    for where in RULES_PATHS:
+        shown = subprocess.run(
+            ["git", "show", f"{revision}:{where}"], cwd=ROOT, capture_output=True, text=True
+        )
+        if shown.returncode == 0:
+            source = shown.stdout
+            break
+    else:
+        raise SystemExit(f"no answer-type rules at {revision}: {', '.join(RULES_PATHS)}")
     folder = Path(tempfile.mkdtemp())
     path = folder / f"answer_types_{revision}.py"
     path.write_text(source, encoding="utf-8")
