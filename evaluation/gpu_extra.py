@@ -39,7 +39,8 @@ class Refusal(str):
     """A refusal that names a shell command: plain text wherever it is text (the API's JSON,
     a flash message), and on a page (`{{ message }}`, which asks for `__html__`) the text
     escaped with the command in `<code class="command">`, which scrolls within its box rather
-    than break mid-word on a phone (app.css)."""
+    than break mid-word on a phone (app.css). The command ends the sentence: no punctuation
+    after it to start a line of its own."""
 
     def __new__(cls, template: str, command: str):
         refusal = super().__new__(cls, template % {"command": command})
@@ -60,8 +61,8 @@ def gpu_extra_problem() -> str | None:
     return Refusal(
         _(
             "This kind runs on the gpu queue, which needs the gpu extra (torch and "
-            "transformers): it is not installed here. Install it with %(command)s, then "
-            "restart make run."
+            "transformers): it is not installed here. Install it, then restart make run: "
+            "%(command)s"
         ),
         INSTALL_COMMAND,
     )

@@ -28,7 +28,7 @@ from tests.evaluation.test_learning_curve_runs import make_release
 
 MESSAGE = (
     "This kind runs on the gpu queue, which needs the gpu extra (torch and transformers): it is "
-    "not installed here. Install it with .venv/bin/pip install -e '.[gpu]', then restart make run."
+    "not installed here. Install it, then restart make run: .venv/bin/pip install -e '.[gpu]'"
 )
 WORKER_ERROR = (
     "RuntimeError: torch not installed on this worker: install the project's `gpu` extra "
@@ -60,9 +60,10 @@ def test_a_local_gpu_queue_without_the_extra_refuses_gpu_runs_up_front(
     command = '<code class="command">.venv/bin/pip install -e &#x27;.[gpu]&#x27;</code>'
     shown = MESSAGE.replace(".venv/bin/pip install -e '.[gpu]'", command)
     assert f'<p class="field-error" role="alert" data-field="kind">{shown}</p>' in html
+    assert f'<li class="message message-error">{shown}</li>' in html  # the flash, the same way
     client.cookies["django_language"] = "fr"
     html = client.post(url, form).content.decode()
-    assert f"Installez-le avec {command}, puis relancez make run.</p>" in html
+    assert f"Installez-le, puis relancez make run\u00a0: {command}</p>" in html
     assert 'value="20, 50, 100"' in html  # the form comes back as typed
     assert '<option value="learning_curve" selected>' in html
     api = APIClient()
