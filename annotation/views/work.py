@@ -199,7 +199,7 @@ def _sent_counter(questions: list[dict], campaign: Campaign, mode: str) -> str:
     low, high = campaign.questions_min, campaign.questions_max
     if mode != "mixed":
         return f"{len(questions)} / {low}–{high}"
-    impossible = sum(1 for question in questions if question.is_impossible)
+    impossible = sum(1 for question in questions if question["is_impossible"])
     return (
         f"{len(questions) - impossible} / {low}–{high} {_('answerable')} · "
         f"{impossible} / {campaign.unanswerable_per_paragraph} {_('unanswerable')}"
