@@ -13,7 +13,7 @@ QUESTIONS = {
     "fr": """\
 ## Écrire les questions
 
-- Lisez tout le paragraphe, puis écrivez **{low} à {high} questions** dont la réponse est dans le
+- Lisez tout le paragraphe, puis écrivez **{questions}** dont la réponse est dans le
   texte.
 - Pour chaque question, sélectionnez le **plus petit passage** qui y répond : quelques mots, pas
   une phrase entière quand un nom ou une date suffit.
@@ -26,7 +26,7 @@ QUESTIONS = {
     "en": """\
 ## Writing the questions
 
-- Read the whole paragraph, then write **{low} to {high} questions** whose answer is in the
+- Read the whole paragraph, then write **{questions}** whose answer is in the
   text.
 - For each question, select the **smallest span** that answers it: a few words, not a whole
   sentence when a name or a date is enough.
@@ -62,7 +62,7 @@ UNANSWERABLE = {
 ## Écrire des questions sans réponse
 
 - Lisez le paragraphe et ses questions existantes : elles montrent le style attendu.
-- Écrivez **{low} à {high} questions** auxquelles le paragraphe **ne répond pas**, mais qui
+- Écrivez **{questions}** auxquelles le paragraphe **ne répond pas**, mais qui
   parlent de ce dont il parle (ses personnes, ses lieux, ses dates, ses œuvres) et qui
   ressemblent aux questions existantes.
 - Pour chacune, sélectionnez la **réponse plausible** : le passage qu'un lecteur pressé
@@ -76,7 +76,7 @@ UNANSWERABLE = {
 ## Writing unanswerable questions
 
 - Read the paragraph and its existing questions: they show the style to follow.
-- Write **{low} to {high} questions** that the paragraph **does not answer**, but that are
+- Write **{questions}** that the paragraph **does not answer**, but that are
   about what it is about (its people, places, dates, works) and look like the existing ones.
 - For each, select the **plausible answer**: the span a hasty reader would wrongly give (for
   instance a date of the paragraph for a question about another date).
@@ -121,6 +121,13 @@ def _pace(seconds: int, language: str) -> str:
     return f"{seconds} secondes" if language == "fr" else f"{seconds} seconds"
 
 
+def _questions(low: int, high: int, language: str) -> str:
+    """ "3 to 5 questions", or the one number when the campaign asks for exactly it."""
+    if low != high:
+        return f"{low} à {high} questions" if language == "fr" else f"{low} to {high} questions"
+    return f"{high} question" if high == 1 else f"{high} questions"
+
+
 def default_guidelines(
     *, kind: str, language: str, low: int, high: int, seconds: int, unanswerable: int = 0
 ) -> str:
@@ -131,7 +138,9 @@ def default_guidelines(
     )
     base = language.split("-")[0]
     chosen = base if base in texts else "en"
-    text = texts[chosen].format(low=low, high=high, pace=_pace(seconds, chosen))
+    text = texts[chosen].format(
+        questions=_questions(low, high, chosen), pace=_pace(seconds, chosen)
+    )
     if unanswerable and kind == "questions":
         singular, plural = MIXED_COUNT[chosen]
         count = (singular if unanswerable == 1 else plural).format(n=unanswerable)

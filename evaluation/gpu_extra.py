@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib.util import find_spec
 
 from django.conf import settings
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 MODULES = ("torch", "transformers")
@@ -34,13 +35,34 @@ def gpu_extra_require() -> None:
         )
 
 
+class Refusal(str):
+    """A refusal that names a shell command: plain text wherever it is text (the API's JSON,
+    a flash message), and on a page (`{{ message }}`, which asks for `__html__`) the text
+    escaped with the command in `<code class="command">`, which scrolls within its box rather
+    than break mid-word on a phone (app.css). The command ends the sentence: no punctuation
+    after it to start a line of its own."""
+
+    def __new__(cls, template: str, command: str):
+        refusal = super().__new__(cls, template % {"command": command})
+        refusal.template, refusal.command = template, command
+        return refusal
+
+    def __html__(self) -> str:
+        before, _middle, after = self.template.partition("%(command)s")
+        return format_html('{}<code class="command">{}</code>{}', before, self.command, after)
+
+
 def gpu_extra_problem() -> str | None:
     """Return why a gpu-queue run would fail here (to refuse it up front), or None.
 
     Only where the gpu queue is served from this environment (`GPU_QUEUE_LOCAL`)."""
     if not settings.GPU_QUEUE_LOCAL or not gpu_extra_missing():
         return None
-    return _(
-        "This kind runs on the gpu queue, which needs the gpu extra (torch and transformers): "
-        "it is not installed here. Install it with %(command)s, then restart make run."
-    ) % {"command": INSTALL_COMMAND}
+    return Refusal(
+        _(
+            "This kind runs on the gpu queue, which needs the gpu extra (torch and "
+            "transformers): it is not installed here. Install it, then restart make run: "
+            "%(command)s"
+        ),
+        INSTALL_COMMAND,
+    )

@@ -91,14 +91,20 @@ def paragraph_existing_questions(paragraph_pk: int) -> list[Question]:
 
 def lease_sent_questions(lease) -> list[dict]:
     """The questions a lease sent, as its page shows them once sent: text, the answer (the
-    plausible one of an unanswerable question) and whether it is unanswerable."""
+    plausible one of an unanswerable question), where it starts in the paragraph (code
+    points; None without one) and whether it is unanswerable."""
     questions = Question.objects.filter(lease=lease).order_by("position", "pk")
     rows = []
     for question in questions.prefetch_related("answers"):
         kind = Answer.Kind.PLAUSIBLE if question.is_impossible else Answer.Kind.ORIGINAL
-        answer = next((a.text for a in question.answers.all() if a.kind == kind), "")
+        answer = next((a for a in question.answers.all() if a.kind == kind), None)
         rows.append(
-            {"text": question.text, "answer": answer, "is_impossible": question.is_impossible}
+            {
+                "text": question.text,
+                "answer": answer.text if answer else "",
+                "start": answer.answer_start if answer else None,
+                "is_impossible": question.is_impossible,
+            }
         )
     return rows
 

@@ -194,6 +194,46 @@ def writing_mode(campaign: Campaign) -> str:
     return "mixed" if campaign.unanswerable_per_paragraph else "answerable"
 
 
+def _sent_counter(questions: list[dict], campaign: Campaign, mode: str) -> str:
+    """The count beside "Your questions" as the live page writes it (annotate.js)."""
+    low, high = campaign.questions_min, campaign.questions_max
+    if mode != "mixed":
+        return f"{len(questions)} / {low}–{high}"
+    impossible = sum(1 for question in questions if question["is_impossible"])
+    return (
+        f"{len(questions) - impossible} / {low}–{high} {_('answerable')} · "
+        f"{impossible} / {campaign.unanswerable_per_paragraph} {_('unanswerable')}"
+    )
+
+
+def _sent_pieces(text: str, questions: list[dict]) -> list[dict]:
+    """The paragraph cut into pieces, the sent answers marked as the live page marks them
+    (annotate.js `renderHighlights`): where spans overlap, the later question's wins. The
+    template escapes every piece."""
+    owner = [-1] * len(text)
+    for index, question in enumerate(questions):
+        if question["start"] is None or not question["answer"]:
+            continue
+        start = max(question["start"], 0)
+        for i in range(start, min(start + len(question["answer"]), len(text))):
+            owner[i] = index
+    pieces, start = [], 0
+    for i in range(1, len(text) + 1):
+        if i < len(text) and owner[i] == owner[start]:
+            continue
+        piece = {"text": text[start:i]}
+        if owner[start] >= 0:
+            impossible = questions[owner[start]]["is_impossible"]
+            piece["class"] = "plausible-mark" if impossible else "answer-mark"
+            piece["index"] = owner[start]
+            piece["label"] = (
+                f"{_('Plausible answer') if impossible else _('Answer')} {owner[start] + 1}"
+            )
+        pieces.append(piece)
+        start = i
+    return pieces
+
+
 @annotator_only
 @require_http_methods(["GET"])
 def lease_page(request, pk: int):
@@ -211,11 +251,14 @@ def lease_page(request, pk: int):
     campaign = lease.campaign
     mode = writing_mode(campaign)
     existing = [] if mode == "answerable" else paragraph_existing_questions(lease.paragraph_id)
+    sent_questions = lease_sent_questions(lease) if sent else []
     context = {
         "lease": lease,
         "campaign": campaign,
         "sent": sent,
-        "sent_questions": lease_sent_questions(lease) if sent else [],
+        "sent_questions": sent_questions,
+        "sent_counter": _sent_counter(sent_questions, campaign, mode) if sent else "",
+        "sent_pieces": _sent_pieces(lease.paragraph.text, sent_questions) if sent else [],
         "max_question_chars": MAX_QUESTION_CHARS,
         "mode": mode,
         "existing_questions": existing,

@@ -13,3 +13,19 @@ def grouped(value):
     if isinstance(value, bool) or not isinstance(value, int):
         return value
     return number_format(value, force_grouping=True)
+
+
+@register.filter
+def decimal_plural(value, places=1):
+    """The count that makes `{% blocktranslate count %}` pick the plural form a number needs
+    when it is shown with `places` decimals (floatformat): gettext's formulas take integers.
+
+    Shown with decimals, English says "1.0 hours" and "0.5 hours" (always its plural form),
+    French "1,5 heure" and "0,5 heure" (its singular below 2). 0 gives both (English's
+    n != 1, French's n > 1); 2 gives both plurals. With no decimals the rounded integer."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    places = int(places)
+    if places <= 0:
+        return round(value)
+    return 0 if abs(round(value, places)) < 2 else 2

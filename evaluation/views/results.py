@@ -17,6 +17,8 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
@@ -100,6 +102,14 @@ POSTED_FORMS = {
     "training-file-unshare": "results-files",
     "cross-evaluation": "results-experiments",
 }
+
+
+def errors_flash(errors: dict) -> SafeString:
+    """The refusals of a results form as one flash message: `ServiceError.summary()`, each
+    message escaped or as it renders itself on a page (`__html__`: the gpu extra's install
+    command as code, `evaluation.gpu_extra.Refusal`). The message storage keeps it safe."""
+    parts = (conditional_escape(message) for messages in errors.values() for message in messages)
+    return mark_safe(" ".join(parts))  # noqa: S308 (every part is escaped or already HTML)
 
 
 def results_release(request):

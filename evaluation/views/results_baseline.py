@@ -12,6 +12,7 @@ from evaluation.services.baselines import baseline_run_start, training_files_rea
 from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
     admin_only,
+    errors_flash,
     results_redirect,
     results_release,
     results_render,
@@ -34,7 +35,7 @@ def results_baseline_page(request):
 
 def _render(request, release, *, errors=None, posted=None, status=200):
     if errors:
-        messages.error(request, ServiceError(errors).summary())
+        messages.error(request, errors_flash(errors))
     context = {
         "kinds": BaselineRun.Kind.choices,
         "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],

@@ -19,6 +19,7 @@ from evaluation.services.cross_evaluation import (
 )
 from evaluation.views.results import (
     admin_only,
+    errors_flash,
     human_figures,
     results_redirect,
     results_release,
@@ -134,7 +135,7 @@ def _render(request, release, *, errors=None, posted=None, status=200):
     """Render the page; a refused form comes back as a 4xx naming its fields, as typed, with
     the same words at the top of the page."""
     if errors:
-        messages.error(request, ServiceError(errors).summary())
+        messages.error(request, errors_flash(errors))
     _reading, human = human_figures()
     matrix = _matrix(release) if release is not None else {"rows": [], "columns": []}
     context = {

@@ -16,6 +16,7 @@ from evaluation.services.baselines import (
 )
 from evaluation.views.results import (
     admin_only,
+    errors_flash,
     results_redirect,
     results_release,
     results_render,
@@ -39,7 +40,7 @@ def results_files_page(request):
 
 def _render(request, release, *, errors=None, posted=None, status=200):
     if errors:
-        messages.error(request, ServiceError(errors).summary())
+        messages.error(request, errors_flash(errors))
     context = {
         "training_files": list(
             training_files_readable(request.user).select_related("created_by")[:100]

@@ -213,6 +213,15 @@ def test_a_new_campaign_starts_with_fquads_guidelines_in_its_language(db):
     assert "Comptez environ une minute par question." in french.guidelines
     assert "**2 to 5 questions**" in english.guidelines
     assert "Spend about a minute on each question." in english.guidelines
+    # Exactly one question: the one number, in the singular (issue 25, left over).
+    for language, line in (
+        ("fr", "- Lisez tout le paragraphe, puis écrivez **1 question** dont la réponse"),
+        ("en", "- Read the whole paragraph, then write **1 question** whose answer"),
+    ):
+        one = campaign_create(
+            name=f"One {language}", language=language, questions_min=1, questions_max=1
+        )
+        assert line in one.guidelines
     assert "Comptez environ 30 secondes par question." in answers.guidelines
     assert german.guidelines.startswith("## Writing the questions\n")  # no German text yet
     assert chosen.guidelines == "## Nos règles"

@@ -186,6 +186,24 @@ def test_a_mixed_campaign_asks_for_its_number_of_unanswerable_questions(paragrap
     kinds = [q.answers.get().kind for q in stored]
     assert kinds == ["plausible", "original", "original", "original"]
 
+    # Sent, the page counts and marks them as the live page does (issue 25, left over).
+    from django.test import Client
+
+    client = Client()
+    client.force_login(annotators[0])
+    for language, counter, label in (
+        ("en", "3 / 3–5 answerable · 1 / 1 unanswerable", "Plausible answer 1"),
+        ("fr", "3 / 3–5 avec réponse · 1 / 1 sans réponse", "Réponse plausible 1"),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+        assert f'<span id="question-counter" class="counter-badge">{counter}</span>' in page
+        assert (
+            f'<mark class="plausible-mark" title="{label}" aria-description="{label}" '
+            'data-span-index="0">Ardèche</mark>'
+        ) in page
+        assert page.count("<mark ") == 4
+
 
 def test_a_plain_questions_campaign_refuses_unanswerable_questions(
     campaign, paragraphs, annotators

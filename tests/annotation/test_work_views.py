@@ -120,3 +120,73 @@ def test_the_page_fetched_ahead_is_kept_by_the_browser_and_no_other(
     assert ahead["Cache-Control"] == "private, max-age=120"
     plain = client.get(f"/annotate/leases/{lease.pk}/")
     assert "no-store" in plain["Cache-Control"] and "max-age=0" in plain["Cache-Control"]
+
+
+def test_a_sent_paragraphs_page_counts_and_marks_its_answers_as_the_live_page_does(
+    client, campaign, paragraphs, annotators
+):
+    """Issue 25 item 1, left over: the server-rendered sent state showed "3" and no marks; the
+    live page shows "3 / 3–5" and each answer marked in the paragraph (text kept escaped)."""
+    from annotation.services.work import questions_submit
+
+    paragraphs[0].text = "Paris <b>est</b> la capitale de la France depuis longtemps."
+    paragraphs[0].save()
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    assert lease.paragraph_id == paragraphs[0].pk
+    text = paragraphs[0].text
+    questions = [
+        {
+            "text": f"Question {i} ?",
+            "answer_start": text.index(word),
+            "answer_text": word,
+            "seconds_spent": 40,
+        }
+        for i, word in enumerate(["France", "Paris", "capitale"])
+    ]
+    questions_submit(lease=lease, questions=questions)
+    client.force_login(annotators[0])
+
+    def mark(label, number, word):
+        return (
+            f'<mark class="answer-mark" title="{label} {number}" aria-description="{label} '
+            f'{number}" data-span-index="{number - 1}">{word}</mark>'
+        )
+
+    for language, label in (("fr", "Réponse"), ("en", "Answer")):
+        client.cookies["django_language"] = language
+        html = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+        assert '<span id="question-counter" class="counter-badge">3 / 3–5</span>' in html
+        assert (
+            'elementtiming="paragraph">'
+            f"{mark(label, 2, 'Paris')} &lt;b&gt;est&lt;/b&gt; la {mark(label, 3, 'capitale')} "
+            f"de la {mark(label, 1, 'France')} depuis longtemps.</p>"
+        ) in html
+
+
+def test_the_number_of_questions_asked_agrees_with_it(client, paragraphs, annotators):
+    """Issue 25, left over: a campaign asking for exactly one question said "1 to 1 questions"."""
+    from annotation.services.campaigns import campaign_create
+
+    one = campaign_create(name="One", splits=["dev"], questions_min=1, questions_max=1)
+    lease = lease_claim_next(campaign=one, annotator=annotators[0]).lease
+    client.force_login(annotators[0])
+    for language, asked, per_paragraph in (
+        ("en", "1 question", "1 question per paragraph"),
+        ("fr", "1 question", "1 question par paragraphe"),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+        assert f'·\n      {asked}\n      <span id="draft-status"' in page
+        home = client.get("/annotate/").content.decode()
+        assert f"· {per_paragraph}</p>" in home
+    one.questions_min, one.questions_max = 2, 4
+    one.save()
+    for language, asked, per_paragraph in (
+        ("en", "2 to 4 questions", "2 to 4 questions per paragraph"),
+        ("fr", "2 à 4 questions", "2 à 4 questions par paragraphe"),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+        assert f'·\n      {asked}\n      <span id="draft-status"' in page
+        home = client.get("/annotate/").content.decode()
+        assert f"· {per_paragraph}</p>" in home

@@ -320,9 +320,20 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
         "66.7 / 100.0 / 80.0",
     ] + [f"{-FOUR_LOG2:.3f}"]
     assert "82.3 %" in html
+    # The hint says what `_predict_lexical_scored` does (the SQuAD paper's sliding window).
+    assert (
+        "(for the sliding window, minus the weight of the question’s words in the best window of "
+        "the span it chose, the span’s own words left out; for a transformer, the null score "
+        "minus the best span’s)" in html
+    )
     del client.cookies["django_language"]  # the site's default: French numbers
     html = client.get(f"/manage/results/unanswerable/?release={release.pk}").content.decode()
     assert "66,7 / 100,0 / 80,0" in html and "-2,773" in html
+    assert (
+        "(pour la fenêtre glissante, moins le poids des mots de la question dans la meilleure "
+        "fenêtre du passage qu'elle a choisi, sans compter les mots de ce passage\u202f; pour "
+        "un transformer, le score nul moins celui du meilleur passage)" in html
+    )
 
 
 @pytest.mark.django_db

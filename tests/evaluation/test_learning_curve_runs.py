@@ -439,6 +439,17 @@ def test_the_dashboard_loads_the_estimate_beside_the_annotation_cost(client):
     ) in part
     assert 'name="target_why" inputmode="numeric" value="50"' in part
     assert 'name="target_who" inputmode="numeric" value="50"' in part
+    # Under two hours (issue 25, left over: "hours" whatever the number): 23.4 s a paragraph
+    # is 5.4 s a question, 1.5 hours. French says "1,5 heure", English "1.5 hours".
+    Lease.objects.filter(campaign=campaign).update(
+        created_at=F("finished_at") - timedelta(seconds=23.4)
+    )
+    part = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "<strong>About 1.5 more hours for +2.8 F1.</strong>" in part
+    client.cookies["django_language"] = "fr"
+    part = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "<strong>Environ 1,5 heure de plus pour +2,8 de F1.</strong>" in part
+    client.cookies["django_language"] = "en"
     # Another campaign is not covered by the curve.
     other = campaign_create(name="Other")
     assert (
