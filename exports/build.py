@@ -31,7 +31,7 @@ from annotation.selectors.questions import dataset_questions
 from core.errors import ServiceError
 from corpus.models import Split
 from exports.dataset import Selection, articles_of, question_chunks, selected_questions
-from exports.datasheet import SheetFigures, datasheet_markdown, model_in_the_loop_figures
+from exports.datasheet.markdown import SheetFigures, datasheet_markdown, model_in_the_loop_figures
 from exports.formats import FORMATS
 from exports.formats.mrqa import spacy_tokenizer
 from exports.formats.records import (

@@ -932,7 +932,7 @@ def test_the_datasheet_counts_the_questions_a_reviewer_found_answerable():
     from collections import Counter
     from types import SimpleNamespace
 
-    from exports.datasheet import _reviewed
+    from exports.datasheet.markdown import _reviewed
 
     part = SimpleNamespace(verdicts=Counter({"approve": 3, "answerable": 2}))
     assert _reviewed(part) == (

@@ -1,0 +1,1 @@
+"""The release's datasheet (README.md)."""
