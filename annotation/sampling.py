@@ -210,16 +210,9 @@ def sample_sequence(
         raise ValueError(f"n must be a whole number >= 0, not {n!r}")
     decisions: list[bool] = []
     sampled = 0
+    settings = dict(rate=rate, key=key, seed=seed, warmup=warmup, warmup_rate=warmup_rate)
     for seen in range(n):
-        picked = should_sample(
-            seen=seen,
-            sampled=sampled,
-            rate=rate,
-            key=key,
-            seed=seed,
-            warmup=warmup,
-            warmup_rate=warmup_rate,
-        )
+        picked = should_sample(seen=seen, sampled=sampled, **settings)
         decisions.append(picked)
         sampled += picked
     return decisions

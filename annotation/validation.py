@@ -67,16 +67,27 @@ def _question_problems(paragraph: str, item, seen: set[str], asked: Asked, _) ->
         problems["text"] = _("The same question is asked twice on this paragraph.")
     elif not problems and same_text(text) in asked.existing:
         problems["text"] = _("This question is already asked on this paragraph.")
-    impossible = _impossible(item, asked)
+    problems |= _answer_problems(paragraph, item, _impossible(item, asked), asked, _)
+    problems |= seconds_problems(item.get("seconds_spent", 0), _)
+    key = item.get("model_key", "")
+    if not isinstance(key, str) or (key and not MODEL_KEY.fullmatch(key)):
+        problems["model_key"] = _("Up to 64 letters, digits, - or _.")
+    return problems
+
+
+def _answer_problems(paragraph: str, item: dict, impossible, asked: Asked, _) -> dict[str, str]:
+    """Return the problems of a question's unanswerable flag and of its answer: a span for an
+    answerable question, a plausible span (and no answer) for an unanswerable one."""
+    found: dict[str, str] = {}
     if impossible is None:
-        problems["is_impossible"] = _("true or false.")
+        found["is_impossible"] = _("true or false.")
     elif asked.only_unanswerable and not impossible:
-        problems["is_impossible"] = _("This campaign asks for unanswerable questions only.")
+        found["is_impossible"] = _("This campaign asks for unanswerable questions only.")
     elif impossible and not (asked.only_unanswerable or asked.unanswerable):
-        problems["is_impossible"] = _("This campaign asks for answerable questions only.")
+        found["is_impossible"] = _("This campaign asks for answerable questions only.")
     elif impossible:
         if item.get("answer_start") is not None or item.get("answer_text") not in (None, ""):
-            problems["answer_text"] = _(
+            found["answer_text"] = _(
                 "An unanswerable question has no answer: select its plausible answer instead."
             )
         plausible = span_problems(
@@ -86,20 +97,16 @@ def _question_problems(paragraph: str, item, seen: set[str], asked: Asked, _) ->
             _,
             plausible=True,
         )
-        problems |= {f"plausible_{name}": message for name, message in plausible.items()}
+        found |= {f"plausible_{name}": message for name, message in plausible.items()}
     else:
         if item.get("plausible_answer_start") is not None or item.get(
             "plausible_answer_text"
         ) not in (None, ""):
-            problems["plausible_answer_text"] = _(
+            found["plausible_answer_text"] = _(
                 "Only an unanswerable question has a plausible answer."
             )
-        problems |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
-    problems |= seconds_problems(item.get("seconds_spent", 0), _)
-    key = item.get("model_key", "")
-    if not isinstance(key, str) or (key and not MODEL_KEY.fullmatch(key)):
-        problems["model_key"] = _("Up to 64 letters, digits, - or _.")
-    return problems
+        found |= span_problems(paragraph, item.get("answer_start"), item.get("answer_text"), _)
+    return found
 
 
 def question_text_problems(text, _) -> dict[str, str]:

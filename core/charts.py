@@ -55,6 +55,32 @@ def _ticks(top: float, count: int = 5) -> list[float]:
     return ticks
 
 
+def _x_axis(x_max: float, numbered: bool) -> tuple[list, float, float]:
+    """Return the x axis's ticks and its low and high ends: round values from 0, or, when
+    `numbered`, whole numbers from 1 (fewer past 12) with half a step of margin each side."""
+    if numbered:
+        count = max(1, int(x_max))
+        step = math.ceil(count / 12)
+        return list(range(1, count + 1, step)), 0.5, count + 0.5
+    x_ticks = _ticks(x_max)
+    return x_ticks, 0, x_ticks[-1] or 1
+
+
+def _series_drawn(item: dict, sx, sy) -> dict:
+    """Return one series as the template draws it: its path and its dots, in viewBox
+    coordinates (`sx`, `sy`); points with a missing coordinate are left out."""
+    points = [(x, y) for x, y in item["points"] if x is not None and y is not None]
+    return {
+        "label": item["label"],
+        "color": item.get("color", "currentColor"),
+        "dash": item.get("dash", ""),
+        "path": " ".join(f"{sx(x)},{sy(y)}" for x, y in points) if item.get("line", True) else "",
+        "dots": [
+            {"cx": sx(x), "cy": sy(y), "x": x, "y": y} for x, y in points if item.get("dots", False)
+        ],
+    }
+
+
 def line_chart(
     title: str,
     series: list[dict],
@@ -76,14 +102,7 @@ def line_chart(
     left, right, top, bottom = 48, width - 32, 28, height - 40
     y_ticks = _ticks(y_max)
     y_max = y_ticks[-1] or 1
-    if numbered:
-        count = max(1, int(x_max))
-        step = math.ceil(count / 12)
-        x_ticks = list(range(1, count + 1, step))
-        x_low, x_high = 0.5, count + 0.5
-    else:
-        x_ticks = _ticks(x_max)
-        x_low, x_high = 0, x_ticks[-1] or 1
+    x_ticks, x_low, x_high = _x_axis(x_max, numbered)
 
     def sx(x: float) -> float:
         return round(left + (right - left) * (x - x_low) / (x_high - x_low), 1)
@@ -91,24 +110,7 @@ def line_chart(
     def sy(y: float) -> float:
         return round(bottom - (bottom - top) * y / y_max, 1)
 
-    drawn = []
-    for item in series:
-        points = [(x, y) for x, y in item["points"] if x is not None and y is not None]
-        drawn.append(
-            {
-                "label": item["label"],
-                "color": item.get("color", "currentColor"),
-                "dash": item.get("dash", ""),
-                "path": " ".join(f"{sx(x)},{sy(y)}" for x, y in points)
-                if item.get("line", True)
-                else "",
-                "dots": [
-                    {"cx": sx(x), "cy": sy(y), "x": x, "y": y}
-                    for x, y in points
-                    if item.get("dots", False)
-                ],
-            }
-        )
+    drawn = [_series_drawn(item, sx, sy) for item in series]
     return {
         "title": title,
         "width": width,

@@ -215,39 +215,54 @@ def keyset_page(
     page, and a second only when a "previous" page turns out to be the start of the list.
     """
     parts = _parts(order)
-    model = queryset.model
-    errors = {}
     try:
         if after:
-            values = cursor_values(after, model=model, order=order, parameter=AFTER)
-            rows = list(
-                queryset.filter(_beyond(parts, values, forward=True)).order_by(*order)[: size + 1]
-            )
-            more = len(rows) > size
-            rows = rows[:size]
-            return KeysetPage(
-                rows=rows,
-                next=cursor_of(rows[-1], order) if more else "",
-                previous=cursor_of(rows[0], order) if rows else "",
-                first=False,
-                size=size,
-            )
+            values = cursor_values(after, model=queryset.model, order=order, parameter=AFTER)
+            return _page_after(queryset, parts, values, order=order, size=size)
         if before:
-            values = cursor_values(before, model=model, order=order, parameter=BEFORE)
-            backwards = queryset.filter(_beyond(parts, values, forward=False))
-            rows = list(backwards.order_by(*_reversed(order))[: size + 1])
-            if len(rows) > size:
-                rows = rows[:size][::-1]
-                return KeysetPage(
-                    rows=rows,
-                    next=cursor_of(rows[-1], order),
-                    previous=cursor_of(rows[0], order),
-                    first=False,
-                    size=size,
-                )
+            values = cursor_values(before, model=queryset.model, order=order, parameter=BEFORE)
+            page = _page_before(queryset, parts, values, order=order, size=size)
+            if page is not None:
+                return page
             # Fewer than a page before the cursor: that is the start of the list.
     except ServiceError as error:
-        errors = error.errors
+        return _first_page(queryset, order=order, size=size, errors=error.errors)
+    return _first_page(queryset, order=order, size=size, errors={})
+
+
+def _page_after(queryset: QuerySet, parts, values, *, order, size: int) -> KeysetPage:
+    """Return the page of rows after a cursor's values (one query)."""
+    rows = list(queryset.filter(_beyond(parts, values, forward=True)).order_by(*order)[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    return KeysetPage(
+        rows=rows,
+        next=cursor_of(rows[-1], order) if more else "",
+        previous=cursor_of(rows[0], order) if rows else "",
+        first=False,
+        size=size,
+    )
+
+
+def _page_before(queryset: QuerySet, parts, values, *, order, size: int) -> KeysetPage | None:
+    """Return the full page of rows before a cursor's values, None when fewer than a page are
+    before it (one query)."""
+    backwards = queryset.filter(_beyond(parts, values, forward=False))
+    rows = list(backwards.order_by(*_reversed(order))[: size + 1])
+    if len(rows) <= size:
+        return None
+    rows = rows[:size][::-1]
+    return KeysetPage(
+        rows=rows,
+        next=cursor_of(rows[-1], order),
+        previous=cursor_of(rows[0], order),
+        first=False,
+        size=size,
+    )
+
+
+def _first_page(queryset: QuerySet, *, order, size: int, errors: dict) -> KeysetPage:
+    """Return the list's first page, with a refused cursor's errors (one query)."""
     rows = list(queryset.order_by(*order)[: size + 1])
     more = len(rows) > size
     rows = rows[:size]

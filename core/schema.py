@@ -79,29 +79,37 @@ def add_error_responses(result, generator, request, public):
         for method, operation in path.items():
             if method.startswith("x-") or not isinstance(operation, dict):
                 continue
-            for parameter in operation.get("parameters", []):
-                # A view routed with `<str:pk>` reads its id with `core.inputs.parse_id`.
-                named = (parameter.get("in"), parameter.get("name"), parameter.get("schema"))
-                if named == ("path", "id", {"type": "string"}) or (
-                    named[1] in ID_PARAMETERS and named[2] == {"type": "integer"}
-                ):
-                    parameter["schema"] = dict(ID_SCHEMA)
+            _ids_bounded(operation.get("parameters", []))
             body = operation.get("requestBody", {}).get("content", {})
             if "application/json" in body:
                 for media_type in FORM_TYPES:
                     body.pop(media_type, None)
-            errors = dict(ERRORS)
-            if method in WRITES:
-                errors["409"] = OTHER_ERRORS[409]
-            if body:
-                errors["415"] = OTHER_ERRORS[415]
-            responses = operation.setdefault("responses", {})
-            for code, description in errors.items():
-                responses.setdefault(
-                    code,
-                    {
-                        "description": description,
-                        "content": {"application/json": {"schema": reference}},
-                    },
-                )
+            _errors_added(operation, reference, write=method in WRITES, body=bool(body))
     return result
+
+
+def _ids_bounded(parameters: list[dict]) -> None:
+    """Give the parameters that name a row by its id the schema `core.inputs.parse_id` reads
+    (a view routed with `<str:pk>` reads its id with it too)."""
+    for parameter in parameters:
+        named = (parameter.get("in"), parameter.get("name"), parameter.get("schema"))
+        if named == ("path", "id", {"type": "string"}) or (
+            named[1] in ID_PARAMETERS and named[2] == {"type": "integer"}
+        ):
+            parameter["schema"] = dict(ID_SCHEMA)
+
+
+def _errors_added(operation: dict, reference: dict, *, write: bool, body: bool) -> None:
+    """Add the error answers an operation lacks: 400, 401, 403, 404; 409 on a write; 415 with
+    a body."""
+    errors = dict(ERRORS)
+    if write:
+        errors["409"] = OTHER_ERRORS[409]
+    if body:
+        errors["415"] = OTHER_ERRORS[415]
+    responses = operation.setdefault("responses", {})
+    for code, description in errors.items():
+        responses.setdefault(
+            code,
+            {"description": description, "content": {"application/json": {"schema": reference}}},
+        )

@@ -8,7 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from annotation.api.serializers import CampaignSerializer, CampaignWriteSerializer, LeaseSerializer
+from annotation.api.serializers.campaigns import CampaignSerializer, CampaignWriteSerializer
+from annotation.api.serializers.work import LeaseSerializer
 from annotation.api.work import lease_response
 from annotation.models import Campaign
 from annotation.selectors.campaigns import campaign_for, campaigns_for

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services import annotator_pause, annotator_resume
-from annotation.api.serializers import (
+from annotation.api.serializers.quality import (
     AnnotatorStateSerializer,
     PauseSerializer,
     QualityRowSerializer,

@@ -4,7 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
-from annotation.api.serializers import QuestionDetailSerializer, QuestionSerializer
+from annotation.api.serializers.questions import QuestionDetailSerializer, QuestionSerializer
 from annotation.models import Question
 from annotation.selectors.questions import questions_filter, questions_visible_to
 from core.schema import ID_SCHEMA

@@ -8,7 +8,7 @@ from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from annotation.api.serializers import (
+from annotation.api.serializers.work import (
     AnswerSerializer,
     DraftSerializer,
     LeaseReleaseSerializer,

@@ -216,25 +216,9 @@ def difference_table(*, question_pks=None, export_ids=None) -> dict:
     release's dev file's ids, given by the layer that reads releases: one more query).
     Two queries whatever the sample's size.
     """
-    sample = difference_sample()
-    if export_ids is not None:
-        released = set(questions_by_export_id(export_ids).values_list("pk", flat=True))
-        question_pks = released if question_pks is None else released & set(question_pks)
-    if question_pks is not None:
-        kept = set(question_pks)
-        sample = [item for item in sample if item.pk in kept]
+    sample = _sample_kept(question_pks, export_ids)
     wave_of = {item.pk: item.wave for item in sample}
-    votes: dict[int, list[dict[str, bool]]] = {}
-    fields = DifferenceLabel.values
-    rows = DifferenceLabelling.objects.filter(question_id__in=list(wave_of)).values_list(
-        "question_id", *fields
-    )
-    for question_id, *flags in rows:
-        votes.setdefault(question_id, []).append(dict(zip(fields, flags, strict=True)))
-    decided: dict[int, dict[str, bool]] = {
-        pk: {value: 2 * sum(v[value] for v in given) >= len(given) for value in fields}
-        for pk, given in votes.items()
-    }
+    decided = _labels_decided(list(wave_of))
     waves = sorted(set(wave_of.values()))
     by_wave = [
         _row(
@@ -250,4 +234,33 @@ def difference_table(*, question_pks=None, export_ids=None) -> dict:
         "seed": SAMPLE_SEED,
         "waves": by_wave,
         "total": _row(None, len(sample), list(decided.values())),
+    }
+
+
+def _sample_kept(question_pks, export_ids) -> list:
+    """Return the difference sample, kept to these question pks and to the questions released
+    under these ids (where given)."""
+    sample = difference_sample()
+    if export_ids is not None:
+        released = set(questions_by_export_id(export_ids).values_list("pk", flat=True))
+        question_pks = released if question_pks is None else released & set(question_pks)
+    if question_pks is not None:
+        kept = set(question_pks)
+        sample = [item for item in sample if item.pk in kept]
+    return sample
+
+
+def _labels_decided(question_pks: list) -> dict[int, dict[str, bool]]:
+    """Return {question pk: {label: applies}} of the labelled ones among these questions: a
+    label applies when at least half of the question's labellers gave it (one query)."""
+    votes: dict[int, list[dict[str, bool]]] = {}
+    fields = DifferenceLabel.values
+    rows = DifferenceLabelling.objects.filter(question_id__in=question_pks).values_list(
+        "question_id", *fields
+    )
+    for question_id, *flags in rows:
+        votes.setdefault(question_id, []).append(dict(zip(fields, flags, strict=True)))
+    return {
+        pk: {value: 2 * sum(v[value] for v in given) >= len(given) for value in fields}
+        for pk, given in votes.items()
     }

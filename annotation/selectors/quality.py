@@ -128,7 +128,18 @@ def quality_rows(
     if campaign is not None:
         questions = questions.filter(campaign=campaign)
     model_counts = _model_counts(questions) if model and users else {}
-    counts = {
+    counts = _status_counts(questions)
+    medians = median_seconds(questions) if counts else {}
+    return [
+        _quality_row(user, counts[user.pk], model_counts.get(user.pk, {}), medians[user.pk])
+        for user in users
+        if user.pk in counts  # an author who wrote nothing since the page was read has no row
+    ]
+
+
+def _status_counts(questions) -> dict:
+    """Return {author id: counts of their questions, in all and by review status} (one query)."""
+    return {
         row["author"]: row
         for row in questions.order_by()
         .values("author")
@@ -140,32 +151,26 @@ def quality_rows(
             rejected=Count("pk", filter=Q(status=Question.Status.REJECTED)),
         )
     }
-    medians = median_seconds(questions) if counts else {}
-    rows = []
-    for user in users:
-        row = counts.get(user.pk)
-        if row is None:  # wrote nothing since the page was read
-            continue
-        reviewed = row["reviewed"]
-        judged = model_counts.get(user.pk, {})
-        rows.append(
-            {
-                "user": user,
-                "questions": row["total"],
-                "reviewed": reviewed,
-                "approved_pct": _percent(row["approved"], reviewed),
-                "corrected_pct": _percent(row["corrected"], reviewed),
-                "rejected_pct": _percent(row["rejected"], reviewed),
-                "median_seconds": medians[user.pk],
-                "model_judged": judged.get("judged", 0),
-                "fooled": judged.get("fooled", 0),
-                "fooling_pct": _percent(judged.get("fooled", 0), judged.get("judged", 0)),
-                "validated_fooling_pct": _percent(
-                    judged.get("validated", 0), judged.get("reviewed_judged", 0)
-                ),
-            }
-        )
-    return rows
+
+
+def _quality_row(user, row: dict, judged: dict, median) -> dict:
+    """Return one author's quality row from their status counts and model-verdict counts."""
+    reviewed = row["reviewed"]
+    return {
+        "user": user,
+        "questions": row["total"],
+        "reviewed": reviewed,
+        "approved_pct": _percent(row["approved"], reviewed),
+        "corrected_pct": _percent(row["corrected"], reviewed),
+        "rejected_pct": _percent(row["rejected"], reviewed),
+        "median_seconds": median,
+        "model_judged": judged.get("judged", 0),
+        "fooled": judged.get("fooled", 0),
+        "fooling_pct": _percent(judged.get("fooled", 0), judged.get("judged", 0)),
+        "validated_fooling_pct": _percent(
+            judged.get("validated", 0), judged.get("reviewed_judged", 0)
+        ),
+    }
 
 
 def quality_table(*, campaign: Campaign | None = None) -> list[dict]:

@@ -72,24 +72,7 @@ def questions_import(
         usernames=[IMPORT_USER] + [f"{IMPORT_USER}-{n}" for n in range(2, most + 1)]
     )
     new = [
-        NewQuestion(
-            paragraph=question.paragraph,
-            author_id=users[0].pk,
-            position=position,
-            text=question.text,
-            source_id=question.id,
-            is_impossible=question.is_impossible,
-            answers=[
-                NewAnswer(
-                    author_id=users[index].pk,
-                    answer_start=answer.answer_start,
-                    text=answer.text,
-                    kind=_kind(question, index),
-                    misaligned=answer.misaligned,
-                )
-                for index, answer in enumerate(question.answers)
-            ],
-        )
+        _new_question(question, position, users)
         for question, position in zip(questions, _positions(questions), strict=True)
     ]
     questions_store(campaign=campaign, questions=new)
@@ -101,6 +84,29 @@ def questions_import(
         else:
             result.answers += len(question.answers)
     return result
+
+
+def _new_question(question: ImportedQuestion, position: int, users: list) -> NewQuestion:
+    """Return an imported question as `questions_store` takes it: the import account writes it
+    and its first answer, the numbered import accounts the others."""
+    return NewQuestion(
+        paragraph=question.paragraph,
+        author_id=users[0].pk,
+        position=position,
+        text=question.text,
+        source_id=question.id,
+        is_impossible=question.is_impossible,
+        answers=[
+            NewAnswer(
+                author_id=users[index].pk,
+                answer_start=answer.answer_start,
+                text=answer.text,
+                kind=_kind(question, index),
+                misaligned=answer.misaligned,
+            )
+            for index, answer in enumerate(question.answers)
+        ],
+    )
 
 
 def _kind(question: ImportedQuestion, index: int) -> str:

@@ -8,12 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
-from annotation.api.serializers import (
-    LeaseSerializer,
-    QuestionSerializer,
-    lease_data,
-    written_data,
-)
+from annotation.api.serializers.questions import QuestionSerializer
+from annotation.api.serializers.work import LeaseSerializer, lease_data, written_data
 from annotation.models import Lease, Question
 from annotation.services.answers import answer_claim_next
 from annotation.services.campaigns import campaign_create

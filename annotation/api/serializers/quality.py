@@ -1,0 +1,38 @@
+"""The quality API's serializers: per-annotator rows, pauses and an annotator's state."""
+
+from rest_framework import serializers
+
+
+class QualityRowSerializer(serializers.Serializer):
+    annotator = serializers.CharField(source="user.username")
+    annotator_id = serializers.IntegerField(source="user.pk")
+    paused = serializers.BooleanField(source="user.paused_at", default=False)
+    questions = serializers.IntegerField()
+    reviewed = serializers.IntegerField()
+    approved_pct = serializers.FloatField(allow_null=True)
+    corrected_pct = serializers.FloatField(allow_null=True)
+    rejected_pct = serializers.FloatField(allow_null=True)
+    median_seconds = serializers.FloatField()
+    # Model in the loop (docs/review-model.md): questions with a model verdict, how many fooled
+    # it, fooled / with a verdict, and validated (fooled and approved, or corrected and still
+    # fooled) / reviewed with a verdict; null where the share has no question to count.
+    model_judged = serializers.IntegerField()
+    fooled = serializers.IntegerField()
+    fooling_pct = serializers.FloatField(allow_null=True)
+    validated_fooling_pct = serializers.FloatField(allow_null=True)
+
+    def to_representation(self, row):
+        data = super().to_representation(row)
+        data["paused"] = row["user"].paused_at is not None
+        return data
+
+
+class PauseSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class AnnotatorStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    paused_at = serializers.DateTimeField(allow_null=True)
+    pause_note = serializers.CharField()

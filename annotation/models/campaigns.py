@@ -1,0 +1,173 @@
+"""Campaigns: a round of annotation, with the question words and model settings it uses."""
+
+import secrets
+from decimal import Decimal
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from core.models import CreatedBy
+
+
+def random_seed() -> int:
+    """Return a new campaign's review-sampling seed (fixed afterwards: samples are replayable)."""
+    return secrets.randbelow(2**62)
+
+
+class QuestionType(models.TextChoices):
+    """The question words of the FQuAD analysis (French), used for campaign targets."""
+
+    WHO = "who", _("who (qui)")
+    WHAT = "what", _("what (que, quoi)")
+    WHICH = "which", _("which (quel, lequel)")
+    WHERE = "where", _("where (où)")
+    WHEN = "when", _("when (quand)")
+    WHY = "why", _("why (pourquoi)")
+    HOW = "how", _("how (comment)")
+    HOW_MANY = "how_many", _("how many (combien)")
+    OTHER = "other", _("other")
+
+
+class ModelKind(models.TextChoices):
+    """Which model answers the questions of a campaign while they are written."""
+
+    NONE = "none", _("none")
+    LEXICAL = "lexical", _("the lexical baseline (sliding window)")
+    RUN = "run", _("a finished baseline run's model")
+    SERVER = "server", _("a predict server (MRQA protocol)")
+
+
+class ModelMode(models.TextChoices):
+    SHOW = "show", _("show the model's answer")
+    ADVERSARIAL = "adversarial", _("ask for questions that fool the model")
+
+
+class Campaign(CreatedBy, models.Model):
+    """A round of annotation: which splits, how many questions, how they are reviewed."""
+
+    class Kind(models.TextChoices):
+        QUESTIONS = "questions", _("questions")
+        ADDITIONAL_ANSWERS = "additional_answers", _("additional answers")
+        UNANSWERABLE = "unanswerable", _("unanswerable questions")
+
+    # The kinds whose annotators write questions on a paragraph (write leases, reviews).
+    WRITING_KINDS = (Kind.QUESTIONS, Kind.UNANSWERABLE)
+
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices, default=Kind.QUESTIONS)
+    language = models.CharField(_("language"), max_length=12, default="fr")
+    splits = models.JSONField(_("splits"), default=list)
+    questions_min = models.PositiveSmallIntegerField(_("fewest questions per paragraph"), default=3)
+    questions_max = models.PositiveSmallIntegerField(_("most questions per paragraph"), default=5)
+    review_rate = models.DecimalField(
+        _("review rate"), max_digits=3, decimal_places=2, default="0.25"
+    )
+    review_warmup = models.PositiveSmallIntegerField(
+        _("questions reviewed at the warm-up rate"), default=0
+    )
+    review_warmup_rate = models.DecimalField(
+        _("warm-up review rate"), max_digits=3, decimal_places=2, default="1.00"
+    )
+    review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
+    extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
+    # Mixed campaigns (kind `questions`): how many unanswerable questions each paragraph also
+    # gets, written beside the answerable ones and marked as such (FQuAD 2.0, SQuAD 2.0).
+    unanswerable_per_paragraph = models.PositiveSmallIntegerField(
+        _("unanswerable questions per paragraph"), default=0
+    )
+    # Model in the loop (issue 15, Beat the AI): a model answers each question as it is
+    # written; `evaluation.services.model_loop.attempts` checks and changes these settings (a lower
+    # floor
+    # cannot read baseline runs), and `model_round` counts the models the campaign had.
+    model_kind = models.CharField(
+        _("model in the loop"), max_length=16, choices=ModelKind.choices, default=ModelKind.NONE
+    )
+    model_run = models.ForeignKey(
+        "evaluation.BaselineRun",
+        verbose_name=_("baseline run"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    model_url = models.CharField(_("predict server address"), max_length=500, blank=True)
+    model_mode = models.CharField(
+        _("model mode"), max_length=16, choices=ModelMode.choices, default=ModelMode.SHOW
+    )
+    model_f1_threshold = models.DecimalField(
+        _("fooled below this F1 (%)"), max_digits=5, decimal_places=2, default=Decimal(40)
+    )
+    model_fooling_target = models.PositiveSmallIntegerField(
+        _("model-fooling questions asked per paragraph"), default=0
+    )
+    model_round = models.PositiveSmallIntegerField(_("model round"), default=0)
+    lease_minutes = models.PositiveSmallIntegerField(_("lease minutes"), default=30)
+    # The pace the guidelines ask for (FQuAD: about a minute a question, 30 s an answer); the
+    # annotation page shows the time spent against it.
+    seconds_per_question = models.PositiveSmallIntegerField(
+        _("guideline seconds per question"), default=60
+    )
+    question_type_targets = models.JSONField(
+        _("question-type targets (%)"), default=dict, blank=True
+    )
+    guidelines = models.TextField(_("guidelines (Markdown)"), blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+        ordering = ["-active", "-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(
+                    questions_min__gte=1,
+                    questions_max__lte=10,
+                    questions_max__gte=models.F("questions_min"),
+                ),
+                name="annotation_campaign_question_bounds",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(review_rate__gte=0, review_rate__lte=1),
+                name="annotation_campaign_review_rate_0_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(review_warmup_rate__gte=0, review_warmup_rate__lte=1),
+                name="annotation_campaign_warmup_rate_0_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(lease_minutes__gte=5, lease_minutes__lte=1440),
+                name="annotation_campaign_lease_5_1440",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(extra_answers__lte=5), name="annotation_campaign_extra_answers_5"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(unanswerable_per_paragraph__lte=5),
+                name="annotation_campaign_unanswerable_5",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(model_f1_threshold__gte=0, model_f1_threshold__lte=100)
+                & models.Q(model_fooling_target__lte=models.F("questions_max")),
+                name="annotation_campaign_model_settings",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(model_kind="run", model_run__isnull=False)
+                | (~models.Q(model_kind="run") & models.Q(model_run__isnull=True)),
+                name="annotation_campaign_model_run_iff_run",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def writes_questions(self) -> bool:
+        """Whether its annotators write questions on paragraphs (and reviewers audit them)."""
+        return self.kind in self.WRITING_KINDS
+
+    @property
+    def has_model(self) -> bool:
+        """Whether a model answers its questions while they are written."""
+        return self.model_kind != ModelKind.NONE
