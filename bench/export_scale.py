@@ -233,7 +233,7 @@ def _backend_cpu(pid: int) -> float:
 def load_piaf(path: Path) -> list[tuple[str, str, list[tuple[str, list[tuple]]]]]:
     """Return PIAF as (title, source title, [(context, [(question, text, start, ok)])])."""
     from corpus.readers import display_title
-    from exports.formats.squad import Alignment, check_answer
+    from exports.formats.offsets import Alignment, check_answer
 
     data = json.loads(path.read_text(encoding="utf-8"))["data"]
     articles, seen = [], set()
@@ -557,8 +557,9 @@ def child_export(
 
     from django.db import connection
 
-    from exports.build import ReleaseOptions, build_release_files
+    from exports.build import build_release_files
     from exports.formats import FORMATS
+    from exports.options import ReleaseOptions
 
     connection.ensure_connection()
     with connection.cursor() as cursor:

@@ -3,7 +3,7 @@ and the manifest. The release job and the `export_release` command both call thi
 
 Each split is read once (`exports.dataset.question_chunks`) and every paragraph handed to the
 writers of all the requested formats, to the internal gold file, and to the datasheet's
-counts (`exports.datasheet.SheetFigures`). Every file is written while its SHA-256 and size
+counts (`exports.datasheet.figures.SheetFigures`). Every file is written while its SHA-256 and size
 are computed; the same database state and options give the same bytes (ordering in
 `exports.dataset`, deterministic writers).
 
@@ -19,19 +19,16 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 
 from django.db.models import Count
-from django.utils.translation import gettext as _
 
-from annotation.models import Campaign, Question, Review
 from annotation.selectors.questions import dataset_questions
-from core.errors import ServiceError
-from corpus.models import Split
-from exports.dataset import Selection, articles_of, question_chunks, selected_questions
-from exports.datasheet import SheetFigures, datasheet_markdown, model_in_the_loop_figures
+from exports.dataset import articles_of, question_chunks
+from exports.datasheet.figures import SheetFigures, model_in_the_loop_figures
+from exports.datasheet.markdown import datasheet_markdown
 from exports.formats import FORMATS
 from exports.formats.mrqa import spacy_tokenizer
 from exports.formats.records import (
@@ -43,9 +40,11 @@ from exports.formats.records import (
     json_text,
 )
 from exports.formats.squad import V2_VERSION
+from exports.history import history_lines
+from exports.manifest import manifest_of
+from exports.options import ReleaseOptions, answers_shown, split_selection
 from exports.services.tokens import CachedTokenizer
 
-FORMAT_ORDER = ("squad", "hf", "mrqa")
 FILE_NAMES = {
     "squad": "squad-{split}.json",
     "hf": "hf-{split}.jsonl",
@@ -56,84 +55,6 @@ DATASHEET = "README.md"
 MANIFEST = "manifest.json"
 
 Report = Callable[[int, str], None]
-SQUAD_VERSIONS = ("1.1", "2.0")
-
-
-@dataclass(frozen=True)
-class ReleaseOptions:
-    formats: list[str]
-    splits: list[str]
-    approved_only: bool = False
-    include_test_answers: bool = False
-    include_history: bool = False
-    squad_version: str = "1.1"  # "2.0": unanswerable questions too (SQuAD 2.0, FQuAD 2.0)
-    # The campaigns whose questions the release takes, by id (sorted); () for every campaign.
-    campaigns: tuple[int, ...] = ()
-
-    def as_dict(self) -> dict:
-        """The options as stored; `campaigns` only when some are chosen, so that a release of
-        every campaign keeps the options (and manifest) releases always had."""
-        data = asdict(self)
-        if self.campaigns:
-            data["campaigns"] = list(self.campaigns)
-        else:
-            del data["campaigns"]
-        return data
-
-    @property
-    def unanswerable(self) -> bool:
-        """Whether the release holds unanswerable questions (SQuAD v2.0)."""
-        return self.squad_version == "2.0"
-
-
-def check_options(data: dict) -> ReleaseOptions:
-    """Return the release options, or raise a ServiceError naming each bad field."""
-    errors: dict[str, list[str]] = {}
-    formats, splits = data.get("formats"), data.get("splits", list(Split.values))
-    if not isinstance(formats, list) or not formats or any(f not in FORMATS for f in formats):
-        errors["formats"] = [_("Choose one or more of squad, hf, mrqa.")]
-    if not isinstance(splits, list) or not splits or any(s not in Split.values for s in splits):
-        errors["splits"] = [_("Choose one or more of train, dev, test.")]
-    flags = ("approved_only", "include_test_answers", "include_history")
-    for name in flags:
-        if not isinstance(data.get(name, False), bool):
-            errors[name] = [_("true or false.")]
-    squad_version = data.get("squad_version", "1.1")
-    if not isinstance(squad_version, str) or squad_version not in SQUAD_VERSIONS:
-        errors["squad_version"] = [
-            _("“1.1” (answerable questions only) or “2.0” (with unanswerable questions).")
-        ]
-    campaigns = data.get("campaigns")
-    campaigns = [] if campaigns is None else campaigns
-    try:
-        campaigns = check_campaigns(campaigns)
-    except ServiceError as error:
-        errors |= error.errors
-    if errors:
-        raise ServiceError(errors)
-    return ReleaseOptions(
-        formats=[f for f in FORMAT_ORDER if f in formats],
-        splits=[s for s in Split.values if s in splits],
-        **{name: data.get(name, False) for name in flags},
-        squad_version=squad_version,
-        campaigns=campaigns,
-    )
-
-
-def check_campaigns(value) -> tuple[int, ...]:
-    """Return campaign ids as a sorted tuple, or refuse (`campaigns`) a value that is not a
-    list of ids of existing campaigns, naming the unknown ones."""
-    if not isinstance(value, list | tuple) or any(
-        isinstance(pk, bool) or not isinstance(pk, int) or pk < 1 for pk in value
-    ):
-        raise ServiceError({"campaigns": [_("A list of campaign ids.")]})
-    wanted = set(value)
-    found = set(Campaign.objects.filter(pk__in=wanted).values_list("pk", flat=True))
-    if unknown := sorted(wanted - found):
-        raise ServiceError(
-            {"campaigns": [_("No such campaign: %(ids)s.") % {"ids": ", ".join(map(str, unknown))}]}
-        )
-    return tuple(sorted(wanted))
 
 
 @dataclass
@@ -193,10 +114,6 @@ def _write(directory: Path, name: str, media_type: str, write) -> BuiltFile:
     with _Output(directory, name, media_type) as output:
         counts = write(output.sink)
         return output.built(counts if isinstance(counts, dict) else {})
-
-
-def _answers_shown(options: ReleaseOptions, split: str) -> bool:
-    return split != Split.TEST or options.include_test_answers
 
 
 class _GoldWriter(PushWriter):
@@ -261,22 +178,8 @@ def _split_files(
     release holds questions written with a model in the loop, and every line of its HF
     files carries the `model_in_the_loop` field (SQuAD's qas carry it where they have one).
     """
-    shown = _answers_shown(options, split)
-    writers = {}  # file name -> writer
-    for fmt in options.formats:
-        extra = {}
-        if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.services.tokens)
-            spacy = spacy_tokenizer()
-            tokenize = CachedTokenizer(spacy, spacy.name)
-            extra = {"dataset": name, "split": split, "tokenize": tokenize}
-        elif fmt == "squad" and options.unanswerable:
-            extra = {"version": V2_VERSION, "unanswerable": True}
-        elif fmt == "hf" and with_model:
-            extra = {"with_model": True}
-        writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
-    if with_gold:
-        writers[GOLD.format(split=split)] = _GoldWriter(unanswerable=options.unanswerable)
-    selection = _selection(options, split)
+    writers = _writers(options, name, split, with_gold=with_gold, with_model=with_model)
+    selection = split_selection(options, split)
     with ExitStack() as files:
         outputs = []
         for file_name, writer in writers.items():
@@ -295,13 +198,26 @@ def _split_files(
         ]
 
 
-def _selection(options: ReleaseOptions, split: str) -> Selection:
-    return Selection(
-        split=split,
-        approved_only=options.approved_only,
-        unanswerable=options.unanswerable,
-        campaigns=options.campaigns,
-    )
+def _writers(
+    options: ReleaseOptions, name: str, split: str, *, with_gold: bool, with_model: bool
+) -> dict[str, PushWriter]:
+    """Return the split's writers by file name: one per format, then the gold file's."""
+    shown = answers_shown(options, split)
+    writers = {}
+    for fmt in options.formats:
+        extra = {}
+        if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.services.tokens)
+            spacy = spacy_tokenizer()
+            tokenize = CachedTokenizer(spacy, spacy.name)
+            extra = {"dataset": name, "split": split, "tokenize": tokenize}
+        elif fmt == "squad" and options.unanswerable:
+            extra = {"version": V2_VERSION, "unanswerable": True}
+        elif fmt == "hf" and with_model:
+            extra = {"with_model": True}
+        writers[FILE_NAMES[fmt].format(split=split)] = FORMATS[fmt](include_answers=shown, **extra)
+    if with_gold:
+        writers[GOLD.format(split=split)] = _GoldWriter(unanswerable=options.unanswerable)
+    return writers
 
 
 def _reporting(chunks, report: Callable[[int], None]):
@@ -313,69 +229,10 @@ def _reporting(chunks, report: Callable[[int], None]):
         report(read)
 
 
-def _history_lines(options: ReleaseOptions):
-    """Yield one JSON line per released question: its versions and its reviews."""
-    for split in options.splits:
-        ids = selected_questions(_selection(options, split)).values_list("pk", flat=True)
-        questions = (
-            Question.objects.filter(pk__in=ids)
-            .order_by("pk")
-            .prefetch_related("revisions__editor", "reviews__reviewer", "reviews__revision")
-        )
-        shown = _answers_shown(options, split)
-        for question in questions.iterator(chunk_size=1000):
-            yield _history_of(question, shown=shown, unanswerable=options.unanswerable)
-
-
-def _verdict_shown(verdict: str, *, shown: bool) -> str:
-    """A review's verdict in the history; where the answers are held back, "answerable" (a
-    question written unanswerable that a reviewer answered) is written as what it also is, a
-    correction: it would tell which held-back questions have an answer."""
-    if not shown and verdict == Review.Verdict.ANSWERABLE:
-        return Review.Verdict.CORRECT
-    return verdict
-
-
-def _history_of(question: Question, *, shown: bool, unanswerable: bool = False) -> bytes:
-    """One question's line; in a v2.0 release each shown version also says whether it was
-    unanswerable (its span then being the plausible one)."""
-    versions = sorted(question.revisions.all(), key=lambda v: v.number)
-    reviews = sorted(question.reviews.all(), key=lambda r: (r.created_at, r.pk))
-    line = {
-        "id": question.export_id,
-        "status": question.status,
-        "versions": [
-            {
-                "version": v.number,
-                "origin": v.origin,
-                "editor": v.editor.username,
-                "at": v.created_at.isoformat(),
-                "question": v.text,
-                **({"answer_start": v.answer_start, "answer_text": v.answer_text} if shown else {}),
-                **({"is_impossible": v.is_impossible} if shown and unanswerable else {}),
-            }
-            for v in versions
-        ],
-        "reviews": [
-            {
-                "verdict": _verdict_shown(r.verdict, shown=shown),
-                "reason": r.reason,
-                # A reviewer's comment often quotes the right answer: held back with them.
-                **({"comment": r.comment} if shown else {}),
-                "reviewer": r.reviewer.username,
-                "at": r.created_at.isoformat(),
-                "version": r.revision.number if r.revision else None,
-            }
-            for r in reviews
-        ],
-    }
-    return json.dumps(line, ensure_ascii=False).encode() + b"\n"
-
-
 def _history_file(directory: Path, options: ReleaseOptions) -> BuiltFile:
     def write(sink):
         lines = 0
-        for line in _history_lines(options):
+        for line in history_lines(options):
             sink.write(line)
             lines += 1
         return {"questions": lines}
@@ -447,9 +304,44 @@ def _build_release_files(
     report: Report,
     with_gold: bool,
 ) -> ReleaseFiles:
+    figures = SheetFigures()
+    built, gold = _data_files(
+        options, name, directory, figures=figures, report=report, with_gold=with_gold
+    )
+    if options.include_history:
+        report(90, HISTORY)
+        built.append(_history_file(directory, options))
+    report(95, DATASHEET)
+    sheet = datasheet_markdown(
+        name=name, version=version, options=options, files=built, figures=figures
+    ).encode()
+    built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
+    manifest = manifest_of(
+        name=name,
+        version=version,
+        options=options,
+        files=built,
+        model_in_the_loop=model_in_the_loop_figures(figures, options.splits),
+    )
+    built.append(_manifest(directory, manifest))
+    for item in gold:
+        item.internal = True
+    return ReleaseFiles(files=built + gold, manifest=manifest)
+
+
+def _data_files(
+    options: ReleaseOptions,
+    name: str,
+    directory: Path,
+    *,
+    figures: SheetFigures,
+    report: Report,
+    with_gold: bool,
+) -> tuple[list[BuiltFile], list[BuiltFile]]:
+    """Write every split's data files (and gold files if asked), reporting up to 90 %;
+    return the data files and the gold files."""
     totals, with_model = _question_totals(options)
     total, before = max(1, sum(totals.values())), 0
-    figures = SheetFigures()
     built, gold = [], []
     for split in options.splits:
         message = f"{' + '.join(options.formats)} · {split}"
@@ -472,25 +364,7 @@ def _build_release_files(
             gold.append(files.pop())
         built += files
         before += totals.get(split, 0)
-    if options.include_history:
-        report(90, HISTORY)
-        built.append(_history_file(directory, options))
-    report(95, DATASHEET)
-    sheet = datasheet_markdown(
-        name=name, version=version, options=options, files=built, figures=figures
-    ).encode()
-    built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
-    manifest = manifest_of(
-        name=name,
-        version=version,
-        options=options,
-        files=built,
-        model_in_the_loop=model_in_the_loop_figures(figures, options.splits),
-    )
-    built.append(_manifest(directory, manifest))
-    for item in gold:
-        item.internal = True
-    return ReleaseFiles(files=built + gold, manifest=manifest)
+    return built, gold
 
 
 def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:
@@ -517,38 +391,3 @@ def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:
 def _manifest(directory: Path, manifest: dict) -> BuiltFile:
     data = json.dumps(manifest, ensure_ascii=False, indent=2).encode() + b"\n"
     return _write(directory, MANIFEST, "application/json", lambda sink: sink.write(data))
-
-
-def manifest_of(
-    *,
-    name: str,
-    version: str,
-    options: ReleaseOptions,
-    files,
-    model_in_the_loop: dict | None = None,
-) -> dict:
-    """Return the manifest: what the release holds, with each file's digest and counts, and
-    (only in a release with questions written with a model in the loop) the datasheet's
-    model-in-the-loop figures."""
-    manifest = {
-        "name": name,
-        "version": version,
-        "options": options.as_dict(),
-        "files": [
-            {"name": f.name, "bytes": f.bytes, "sha256": f.sha256, "counts": f.counts}
-            for f in files
-        ],
-    }
-    if model_in_the_loop:
-        manifest["model_in_the_loop"] = model_in_the_loop
-    if options.campaigns:  # a release of some campaigns names them
-        manifest["campaigns"] = campaign_names(options.campaigns)
-    return manifest
-
-
-def campaign_names(ids) -> list[dict]:
-    """Return [{"id", "name"}] of these campaigns, by id (the manifest's and datasheet's)."""
-    return [
-        {"id": pk, "name": name}
-        for pk, name in Campaign.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "name")
-    ]

@@ -223,59 +223,76 @@ def question_chunks(selection: Selection) -> Iterator[list[QuestionRow]]:
     questions, one for the model-in-the-loop figures when it has questions written with a
     model: a release without any reads what it read before).
     """
+    rows = _ordered_rows(selection).iterator(chunk_size=CHUNK)
+    while chunk := list(islice(rows, CHUNK)):
+        yield _question_rows(chunk)
+
+
+def _ordered_rows(selection: Selection):
+    """The selected questions' ROW_FIELDS, in release order."""
     questions = selected_questions(selection)
     if connection.vendor == "postgresql":  # the uuid as text: psycopg parses no UUID to print
         questions = questions.annotate(uuid_text=Cast("uuid", TextField()))
         fields = tuple("uuid_text" if name == "uuid" else name for name in ROW_FIELDS)
     else:  # SQLite keeps a uuid as 32 hex digits: Django gives a UUID, printed below
         fields = ROW_FIELDS
-    rows = questions.values_list(*fields).iterator(chunk_size=CHUNK)
-    while chunk := list(islice(rows, CHUNK)):
-        contexts = dict(
-            with_ids(Paragraph.objects.all(), {row[4] for row in chunk}).values_list("pk", "text")
+    return questions.values_list(*fields)
+
+
+def _chunk_reads(chunk: list[tuple]) -> tuple[dict, dict, dict]:
+    """Return one chunk's paragraph texts, answers and (where any) model-in-the-loop figures,
+    by paragraph and question id: one query each."""
+    contexts = dict(
+        with_ids(Paragraph.objects.all(), {row[4] for row in chunk}).values_list("pk", "text")
+    )
+    # An unanswerable question shows no answer (an additional one given on it is a human
+    # judgment, not an answer), only its plausible spans.
+    impossible = {row[0] for row in chunk if row[10]}
+    answers = _answers_by_question([row[0] for row in chunk], impossible)
+    with_model = [row[0] for row in chunk if row[11] is not None]
+    models = _models_by_question(with_model) if with_model else {}
+    return contexts, answers, models
+
+
+def _question_rows(chunk: list[tuple]) -> list[QuestionRow]:
+    """Return one chunk's QuestionRows."""
+    contexts, answers, models = _chunk_reads(chunk)
+    return [
+        QuestionRow(
+            pk,
+            export_id(source_id, uuid),
+            text,
+            contexts[paragraph_pk],
+            paragraph_pk,
+            article_pk,
+            title,
+            wave,
+            question_type,
+            campaign_pk,
+            bool(source_id),
+            shown[0],
+            shown[1],
+            is_impossible,
+            shown[3],
+            *models.get(pk, _NO_MODEL),
+            shown[2],
         )
-        # An unanswerable question shows no answer (an additional one given on it is a human
-        # judgment, not an answer), only its plausible spans.
-        impossible = {row[0] for row in chunk if row[10]}
-        answers = _answers_by_question([row[0] for row in chunk], impossible)
-        with_model = [row[0] for row in chunk if row[11] is not None]
-        models = _models_by_question(with_model) if with_model else {}
-        yield [
-            QuestionRow(
-                pk,
-                export_id(source_id, uuid),
-                text,
-                contexts[paragraph_pk],
-                paragraph_pk,
-                article_pk,
-                title,
-                wave,
-                question_type,
-                campaign_pk,
-                bool(source_id),
-                shown[0],
-                shown[1],
-                is_impossible,
-                shown[3],
-                *models.get(pk, _NO_MODEL),
-                shown[2],
-            )
-            for (
-                pk,
-                uuid,
-                source_id,
-                text,
-                paragraph_pk,
-                article_pk,
-                title,
-                wave,
-                question_type,
-                campaign_pk,
-                is_impossible,
-                _attempt_pk,
-            ) in chunk
-            for shown in (answers.get(pk, _NO_ANSWERS),)
-        ]
+        for (
+            pk,
+            uuid,
+            source_id,
+            text,
+            paragraph_pk,
+            article_pk,
+            title,
+            wave,
+            question_type,
+            campaign_pk,
+            is_impossible,
+            _attempt_pk,
+        ) in chunk
+        for shown in (answers.get(pk, _NO_ANSWERS),)
+    ]
 
 
 def articles_of(

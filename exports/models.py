@@ -89,7 +89,7 @@ class ReleaseSchedule(CreatedBy, models.Model):
     hour = models.PositiveSmallIntegerField(_("hour"), default=2)
     weekday = models.PositiveSmallIntegerField(_("weekday"), default=0)  # 0: Monday
     # The release options (formats, splits, approved_only, include_test_answers,
-    # include_history, squad_version), as `exports.build.check_options` keeps them.
+    # include_history, squad_version), as `exports.options.check_options` keeps them.
     options = models.JSONField(_("release options"), default=dict)
     score_with = models.JSONField(_("score with"), default=list, blank=True)
     keep_last = models.PositiveIntegerField(_("snapshots that keep their files"), default=5)

@@ -2,7 +2,8 @@ from celery import shared_task
 
 from exports.models import Release
 from exports.services.releases import release_build, release_scoring_send
-from exports.services.schedules import schedules_tick, snapshot_built
+from exports.services.retention import snapshot_built
+from exports.services.schedules import schedules_tick
 from exports.services.tokens import tokens_ahead
 
 

@@ -5,32 +5,24 @@ from exports.views import schedules as schedule_views
 
 app_name = "exports"
 
+PREFIX = "manage/releases/"  # every page of this app is under it
+
+
+def _page(route: str, view, name: str):
+    """A page at PREFIX + route."""
+    return path(PREFIX + route, view, name=name)
+
+
 urlpatterns = [
-    path("manage/releases/", views.releases_page, name="releases"),
-    path("manage/releases/diff/", views.release_diff_page, name="release-diff"),
-    path("manage/releases/schedules/", schedule_views.schedules_page, name="schedules"),
-    path("manage/releases/schedules/<int:pk>/", schedule_views.schedule_page, name="schedule"),
-    path(
-        "manage/releases/schedules/<int:pk>/run/",
-        schedule_views.schedule_run_view,
-        name="schedule-run",
-    ),
-    path(
-        "manage/releases/schedules/<int:pk>/enable/",
-        schedule_views.schedule_enable_view,
-        name="schedule-enable",
-    ),
-    path(
-        "manage/releases/schedules/<int:pk>/delete/",
-        schedule_views.schedule_delete_view,
-        name="schedule-delete",
-    ),
-    path("manage/releases/<int:pk>/", views.release_page, name="release"),
-    path("manage/releases/<int:pk>/status/", views.release_status, name="release-status"),
-    path("manage/releases/<int:pk>/resume/", views.release_resume_view, name="release-resume"),
-    path(
-        "manage/releases/<int:pk>/files/<str:name>",
-        views.release_download,
-        name="release-file",
-    ),
+    _page("", views.releases_page, "releases"),
+    _page("diff/", views.release_diff_page, "release-diff"),
+    _page("schedules/", schedule_views.schedules_page, "schedules"),
+    _page("schedules/<int:pk>/", schedule_views.schedule_page, "schedule"),
+    _page("schedules/<int:pk>/run/", schedule_views.schedule_run_view, "schedule-run"),
+    _page("schedules/<int:pk>/enable/", schedule_views.schedule_enable_view, "schedule-enable"),
+    _page("schedules/<int:pk>/delete/", schedule_views.schedule_delete_view, "schedule-delete"),
+    _page("<int:pk>/", views.release_page, "release"),
+    _page("<int:pk>/status/", views.release_status, "release-status"),
+    _page("<int:pk>/resume/", views.release_resume_view, "release-resume"),
+    _page("<int:pk>/files/<str:name>", views.release_download, "release-file"),
 ]

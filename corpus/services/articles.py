@@ -149,11 +149,7 @@ def corpus_load(
         raise ServiceError({"path": [str(error)]}) from None
     existing = current_splits(language)
     result = LoadResult(skipped=[s.title for s in sources if s.title in existing])
-    fresh, seen = [], set()
-    for source in sources:
-        if source.title not in existing and source.title not in seen:
-            seen.add(source.title)
-            fresh.append(source)
+    fresh = _fresh_sources(sources, existing)
     splits = _splits_for(
         [source.title for source in fresh],
         given={s.title: split or s.split for s in fresh if split or s.split},
@@ -162,23 +158,40 @@ def corpus_load(
         ratios=settings.CORPUS_SPLIT_RATIOS,
     )
     for source in fresh:
-        paragraphs = _paragraphs_of(source, language)
-        if not paragraphs:
-            result.empty.append(source.title)
-            continue
-        article_store(
-            language=language,
-            source=source,
-            paragraphs=paragraphs,
-            wave=wave,
-            split=splits[source.title],
-            kind=Article.Source.FILE,
-        )
-        result.created += 1
-        result.paragraphs += len(paragraphs)
-        result.splits[splits[source.title]] += 1
+        _source_store(source, language=language, wave=wave, split=splits[source.title], into=result)
     corpus_analyze()
     return result
+
+
+def _fresh_sources(sources: list[SourceArticle], existing: dict) -> list[SourceArticle]:
+    """Return the sources whose title the corpus does not hold, the first of each title."""
+    fresh, seen = [], set()
+    for source in sources:
+        if source.title not in existing and source.title not in seen:
+            seen.add(source.title)
+            fresh.append(source)
+    return fresh
+
+
+def _source_store(
+    source: SourceArticle, *, language: str, wave: str, split: str, into: LoadResult
+) -> None:
+    """Store one loaded article (or name it as empty when no paragraph is left), counted."""
+    paragraphs = _paragraphs_of(source, language)
+    if not paragraphs:
+        into.empty.append(source.title)
+        return
+    article_store(
+        language=language,
+        source=source,
+        paragraphs=paragraphs,
+        wave=wave,
+        split=split,
+        kind=Article.Source.FILE,
+    )
+    into.created += 1
+    into.paragraphs += len(paragraphs)
+    into.splits[split] += 1
 
 
 @dataclass(frozen=True)
@@ -224,18 +237,7 @@ def corpus_ensure(
         seed=seed,
         ratios=settings.CORPUS_SPLIT_RATIOS,
     )
-    created = Article.objects.bulk_create(
-        Article(
-            language=language,
-            title=article.title,
-            source_title=article.source_title,
-            wave=wave,
-            split=splits[article.title],
-            source=Article.Source.FILE,
-            text_sha256=paragraphs_sha256(article.paragraphs),
-        )
-        for article in fresh
-    )
+    created = _articles_create(fresh, splits, language=language, wave=wave)
     stored = found | {article.title: article for article in created}
     ensured = EnsuredCorpus(
         paragraphs={},
@@ -247,6 +249,24 @@ def corpus_ensure(
     if created or grown:
         articles_changed.send(sender=Article, article_pks=[a.pk for a in created] + grown)
     return ensured
+
+
+def _articles_create(
+    fresh: list[ArticleTexts], splits: dict[str, str], *, language: str, wave: str
+) -> list[Article]:
+    """Create the new articles (their paragraphs come after), in one query."""
+    return Article.objects.bulk_create(
+        Article(
+            language=language,
+            title=article.title,
+            source_title=article.source_title,
+            wave=wave,
+            split=splits[article.title],
+            source=Article.Source.FILE,
+            text_sha256=paragraphs_sha256(article.paragraphs),
+        )
+        for article in fresh
+    )
 
 
 def _paragraphs_ensure(articles, stored: dict[str, Article], created_pks, ensured) -> list[int]:

@@ -124,31 +124,33 @@ def _draw_plan(run: ScrapeRun, client) -> None:
     run.plan = [[title, splits[title]] for title in titles]
     ScrapeRun.objects.filter(pk=run.pk).update(plan=run.plan, articles_total=len(titles))
     run.articles_total = len(titles)
-    _log(
-        run,
-        "info",
-        Text.counted(
-            gettext_noop(
-                "Sampled %(n)d of %(total)d article in the category, leaving out %(known)d "
-                "of other waves; %(stored)s."
-            ),
-            gettext_noop(
-                "Sampled %(n)d of %(total)d articles in the category, leaving out %(known)d "
-                "of other waves; %(stored)s."
-            ),
-            "total",
-            {
-                "n": len(titles),
-                "total": len(set(members)),
-                "known": len(other_waves),
-                "stored": Text.counted(
-                    gettext_noop("%(n)d of them is already in the corpus"),
-                    gettext_noop("%(n)d of them are already in the corpus"),
-                    "n",
-                    {"n": len(titles) - len(new)},
-                ),
-            },
+    _log(run, "info", _sampled_message(titles, members, other_waves, stored=len(titles) - len(new)))
+
+
+def _sampled_message(titles, members, other_waves, *, stored: int) -> Text:
+    """Say how many titles were sampled, of how many, leaving out how many, and how many of
+    them the corpus already holds."""
+    return Text.counted(
+        gettext_noop(
+            "Sampled %(n)d of %(total)d article in the category, leaving out %(known)d "
+            "of other waves; %(stored)s."
         ),
+        gettext_noop(
+            "Sampled %(n)d of %(total)d articles in the category, leaving out %(known)d "
+            "of other waves; %(stored)s."
+        ),
+        "total",
+        {
+            "n": len(titles),
+            "total": len(set(members)),
+            "known": len(other_waves),
+            "stored": Text.counted(
+                gettext_noop("%(n)d of them is already in the corpus"),
+                gettext_noop("%(n)d of them are already in the corpus"),
+                "n",
+                {"n": stored},
+            ),
+        },
     )
 
 
@@ -177,18 +179,13 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         revision_id=page.revision_id,
     )
     if not result.paragraphs:
-        _log(
-            run,
-            "warning",
-            Text.counted(
-                gettext_noop("No paragraph of at least %(n)d character: article left out."),
-                gettext_noop("No paragraph of at least %(n)d characters: article left out."),
-                "n",
-                {"n": run.min_chars},
-            ),
-            title=title,
-            dropped=_dropped_summary(result.dropped),
+        left_out = Text.counted(
+            gettext_noop("No paragraph of at least %(n)d character: article left out."),
+            gettext_noop("No paragraph of at least %(n)d characters: article left out."),
+            "n",
+            {"n": run.min_chars},
         )
+        _log(run, "warning", left_out, title=title, dropped=_dropped_summary(result.dropped))
         return True
     stored = article_store(
         language=run.language,
@@ -200,26 +197,30 @@ def _fetch_one(run: ScrapeRun, client, title: str, split: str) -> bool:
         scrape_run=run,
         fetched_at=timezone.now(),
     )
-    message = (
-        Text.counted(
-            gettext_noop("Kept %(kept)d paragraph, %(dropped)s."),
-            gettext_noop("Kept %(kept)d paragraphs, %(dropped)s."),
-            "kept",
-            {
-                "kept": len(result.paragraphs),
-                "dropped": Text.counted(
-                    gettext_noop("dropped %(n)d block"),
-                    gettext_noop("dropped %(n)d blocks"),
-                    "n",
-                    {"n": len(result.dropped)},
-                ),
-            },
-        )
-        if stored
-        else Text(gettext_noop("Already in the corpus: left as it is."))
-    )
+    message = _kept_message(result) if stored else Text(ALREADY_STORED)
     _log(run, "info", message, title=title, dropped=_dropped_summary(result.dropped))
     return True
+
+
+ALREADY_STORED = gettext_noop("Already in the corpus: left as it is.")
+
+
+def _kept_message(result) -> Text:
+    """Say how many paragraphs of a stored article were kept and how many blocks dropped."""
+    return Text.counted(
+        gettext_noop("Kept %(kept)d paragraph, %(dropped)s."),
+        gettext_noop("Kept %(kept)d paragraphs, %(dropped)s."),
+        "kept",
+        {
+            "kept": len(result.paragraphs),
+            "dropped": Text.counted(
+                gettext_noop("dropped %(n)d block"),
+                gettext_noop("dropped %(n)d blocks"),
+                "n",
+                {"n": len(result.dropped)},
+            ),
+        },
+    )
 
 
 def _update_counters(run: ScrapeRun, failed: int) -> None:

@@ -46,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, BinaryIO
 
+from exports.formats.offsets import find_occurrences
 from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
@@ -53,7 +54,6 @@ from exports.formats.records import (
     PushWriter,
     encode_json,
 )
-from exports.formats.squad import find_occurrences
 
 Token = tuple[str, int]
 Tokenize = Callable[[str], list[Token]]

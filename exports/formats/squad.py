@@ -1,4 +1,5 @@
-"""SQuAD v1.1 and v2.0 JSON: a streaming writer, a tolerant reader, and answer-offset checks.
+"""SQuAD v1.1 and v2.0 JSON: a streaming writer and a tolerant reader (the answer-offset
+checks are `exports.formats.offsets`).
 
 The format is the one published with SQuAD (Rajpurkar et al., "SQuAD: 100,000+ Questions for
 Machine Comprehension of Text", EMNLP 2016; files and the official `evaluate-v1.1.py` script at
@@ -41,8 +42,6 @@ import os
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from enum import StrEnum
-from itertools import islice
 from typing import IO, Any, BinaryIO
 
 from core.jsondepth import JSONTooDeep
@@ -293,16 +292,7 @@ class _Reader:
             return None
         plausible = []
         if impossible:
-            if answers:
-                message = "an unanswerable question (is_impossible) cannot have answers"
-                return self.problem(where, message, qa_id=qa_id)
-            plausible = self.answers(
-                raw.get("plausible_answers", []),
-                where,
-                "plausible_answers",
-                "plausible answer",
-                qa_id=qa_id,
-            )
+            plausible = self.plausible(raw, where, answers, qa_id=qa_id)
             if plausible is None:
                 return None
         self.seen_ids[qa_id] = where
@@ -312,6 +302,22 @@ class _Reader:
             answers=answers,
             is_impossible=impossible,
             plausible_answers=plausible,
+        )
+
+    def plausible(
+        self, raw: dict, where: str, answers: list[ExportAnswer], *, qa_id: str
+    ) -> list[ExportAnswer] | None:
+        """Return an unanswerable question's plausible answers, or None (a problem reported)
+        when it has answers or malformed plausible ones."""
+        if answers:
+            message = "an unanswerable question (is_impossible) cannot have answers"
+            return self.problem(where, message, qa_id=qa_id)
+        return self.answers(
+            raw.get("plausible_answers", []),
+            where,
+            "plausible_answers",
+            "plausible answer",
+            qa_id=qa_id,
         )
 
     def answers(
@@ -362,48 +368,3 @@ def _kind(value: Any) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
     names |= {int: "a number", float: "a number", type(None): "nothing"}
     return names.get(type(value), type(value).__name__)
-
-
-# ---------------------------------------------------------------------------------------------
-# Answer offsets
-
-
-class Alignment(StrEnum):
-    """How an answer's `answer_start` relates to where its text is in the context."""
-
-    ALIGNED = "aligned"
-    REPAIRABLE = "repairable"
-    MISALIGNED = "misaligned"
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerCheck:
-    """The verdict on one answer and the start to use (repaired if repairable, else as given)."""
-
-    alignment: Alignment
-    answer_start: int
-
-
-def check_answer(context: str, text: str, answer_start: int) -> AnswerCheck:
-    """Classify an answer span as aligned, repairable (text found exactly once) or misaligned.
-
-    A repairable answer's text is not at `answer_start` but occurs exactly once in `context`:
-    the returned start is that occurrence. Otherwise (absent, or ambiguous) it is misaligned
-    and the given start is returned unchanged, for a person to decide.
-    """
-    if text and answer_start >= 0 and context.startswith(text, answer_start):
-        return AnswerCheck(Alignment.ALIGNED, answer_start)
-    occurrences = list(islice(find_occurrences(context, text), 2))
-    if len(occurrences) == 1:
-        return AnswerCheck(Alignment.REPAIRABLE, occurrences[0])
-    return AnswerCheck(Alignment.MISALIGNED, answer_start)
-
-
-def find_occurrences(context: str, text: str) -> Iterator[int]:
-    """Yield every start of `text` in `context`, overlapping occurrences included."""
-    if not text:
-        return
-    start = context.find(text)
-    while start != -1:
-        yield start
-        start = context.find(text, start + 1)

@@ -50,14 +50,9 @@ from corpus.services.articles import (
     corpus_analyze,
     corpus_ensure,
 )
+from exports.formats.offsets import Alignment, check_answer
 from exports.formats.records import ExportArticle, ExportQuestion
-from exports.formats.squad import (
-    Alignment,
-    SquadFormatError,
-    SquadProblem,
-    check_answer,
-    read_squad,
-)
+from exports.formats.squad import SquadFormatError, SquadProblem, read_squad
 
 
 @dataclass

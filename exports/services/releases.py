@@ -25,9 +25,10 @@ from core.errors import ServiceError
 from core.i18n import Text
 from core.inputs import check_text
 from core.services.jobs import job_enqueue, job_reopen, job_run, job_succeed
-from exports.build import build_release_files, check_options
+from exports.build import build_release_files
 from exports.events import release_built
 from exports.models import Release, ReleaseFile
+from exports.options import check_options
 from exports.scoring import score_with_clean
 
 logger = logging.getLogger(__name__)
@@ -69,19 +70,7 @@ def release_create(
 
     `score_with` lists the baselines to run once it is built (docs/release-scoring.md); the
     app that scores releases checks it (`exports.scoring`: evaluation registers the check)."""
-    errors = _check_identity(name, version, description)
-    checked = None
-    try:
-        checked = check_options(options)
-    except ServiceError as error:
-        errors |= error.errors
-    try:
-        scoring = score_with_clean(score_with, splits=checked.splits if checked else None)
-    except ServiceError as error:
-        errors |= error.errors
-    if errors:
-        raise ServiceError(errors)
-    check_text(description, "description")
+    checked, scoring = _checked_release(name, version, description, score_with, options)
     try:
         with transaction.atomic():
             release = Release.objects.create(
@@ -98,6 +87,25 @@ def release_create(
     except IntegrityError:
         raise ServiceError({"name": [_("Another release has this name.")]}) from None
     return release
+
+
+def _checked_release(name, version, description: str, score_with, options: dict):
+    """Return the release's checked options and scoring, or raise a ServiceError naming every
+    bad field at once (the description's text checked last)."""
+    errors = _check_identity(name, version, description)
+    checked = scoring = None
+    try:
+        checked = check_options(options)
+    except ServiceError as error:
+        errors |= error.errors
+    try:
+        scoring = score_with_clean(score_with, splits=checked.splits if checked else None)
+    except ServiceError as error:
+        errors |= error.errors
+    if errors:
+        raise ServiceError(errors)
+    check_text(description, "description")
+    return checked, scoring
 
 
 def _clear_leftovers(storage, release: Release) -> None:

@@ -10,8 +10,8 @@ The tick (`schedules_tick`, sent by beat every RELEASE_SCHEDULE_TICK_SECONDS, or
 snapshot: two ticks at once, or a tick delivered again, find the slot already moved and do
 nothing. The claimer computes the group's data fingerprint (`data_fingerprint`) and builds a
 snapshot only when it differs from the last snapshot's. After a snapshot is built, and at each
-tick, the schedule's retention (`schedule_prune`) deletes the stored files of the snapshots
-older than its last `keep_last` (docs/release-schedules.md says what stays).
+tick, the schedule's retention (`exports.services.retention`) deletes the stored files of the
+snapshots older than its last `keep_last` (docs/release-schedules.md says what stays).
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from django.utils.translation import gettext as _
 
 from annotation.models import Answer, ModelAttempt, Question, QuestionRevision, Review
 from core.errors import ServiceError
-from core.models import Job
 from corpus.models import Article
 from corpus.selectors import hand_moved_articles
-from exports.build import check_campaigns, check_options
 from exports.models import Release, ReleaseSchedule
+from exports.options import check_campaigns, check_options
 from exports.scoring import score_with_clean
-from exports.services.releases import release_create, release_storage
+from exports.services.releases import release_create
+from exports.services.retention import schedule_prune
 
 logger = logging.getLogger(__name__)
 
@@ -103,23 +103,7 @@ def _is_int(value) -> bool:
 def _checked(data: dict) -> dict:
     """Return the schedule's fields checked and canonical, or raise a ServiceError naming
     every bad field at once."""
-    errors: dict[str, list[str]] = {}
-    name, version = data.get("name"), data.get("version")
-    if not isinstance(name, str) or not SCHEDULE_NAME.fullmatch(name):
-        errors["name"] = [_("Letters, digits, “.”, “_” and “-”, at most 80, like fquad-nightly.")]
-    if not isinstance(version, str) or not SCHEDULE_VERSION.fullmatch(version):
-        errors["version"] = [_("Letters, digits, “.”, “_” and “-”, at most 16, like 1.1.")]
-    if data.get("frequency") not in ReleaseSchedule.Frequency.values:
-        errors["frequency"] = [_("One of hourly, daily, weekly.")]
-    hour, weekday, keep = data.get("hour"), data.get("weekday"), data.get("keep_last")
-    if not _is_int(hour) or not 0 <= hour <= 23:
-        errors["hour"] = [_("A whole number from 0 to 23.")]
-    if not _is_int(weekday) or not 0 <= weekday <= 6:
-        errors["weekday"] = [_("A whole number from 0 (Monday) to 6 (Sunday).")]
-    if not _is_int(keep) or not 1 <= keep <= 10_000:
-        errors["keep_last"] = [_("A whole number, at least 1.")]
-    if not isinstance(data.get("enabled"), bool):
-        errors["enabled"] = [_("true or false.")]
+    errors = _field_problems(data)
     options = None
     try:
         options = check_options({name: data[name] for name in OPTION_NAMES if name in data})
@@ -145,6 +129,29 @@ def _checked(data: dict) -> dict:
         "campaigns": campaigns,
         "score_with": score_with,
     }
+
+
+def _field_problems(data: dict) -> dict[str, list[str]]:
+    """Return the problems of the schedule's own fields (name, version, slot, retention,
+    enabled), by field."""
+    errors: dict[str, list[str]] = {}
+    name, version = data.get("name"), data.get("version")
+    if not isinstance(name, str) or not SCHEDULE_NAME.fullmatch(name):
+        errors["name"] = [_("Letters, digits, “.”, “_” and “-”, at most 80, like fquad-nightly.")]
+    if not isinstance(version, str) or not SCHEDULE_VERSION.fullmatch(version):
+        errors["version"] = [_("Letters, digits, “.”, “_” and “-”, at most 16, like 1.1.")]
+    if data.get("frequency") not in ReleaseSchedule.Frequency.values:
+        errors["frequency"] = [_("One of hourly, daily, weekly.")]
+    hour, weekday, keep = data.get("hour"), data.get("weekday"), data.get("keep_last")
+    if not _is_int(hour) or not 0 <= hour <= 23:
+        errors["hour"] = [_("A whole number from 0 to 23.")]
+    if not _is_int(weekday) or not 0 <= weekday <= 6:
+        errors["weekday"] = [_("A whole number from 0 (Monday) to 6 (Sunday).")]
+    if not _is_int(keep) or not 1 <= keep <= 10_000:
+        errors["keep_last"] = [_("A whole number, at least 1.")]
+    if not isinstance(data.get("enabled"), bool):
+        errors["enabled"] = [_("true or false.")]
+    return errors
 
 
 def schedule_values(schedule: ReleaseSchedule) -> dict:
@@ -389,56 +396,3 @@ def schedule_run_now(*, schedule: ReleaseSchedule, created_by) -> SnapshotOutcom
     with transaction.atomic():
         locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
         return _snapshot(locked, stamp=timezone.now(), created_by=created_by, manual=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Retention
-
-
-def _in_use(release: Release) -> bool:
-    """Tell whether an unfinished job works on the release: a job of any app whose row points
-    at it (a baseline run, an analysis…), found through the release's relations so that
-    exports needs no import of the apps above it."""
-    for relation in Release._meta.related_objects:
-        model = relation.related_model
-        if relation.one_to_many and issubclass(model, Job):
-            rows = model._default_manager.filter(**{relation.field.name: release})
-            if rows.exclude(status__in=Job.FINISHED).exists():
-                return True
-    return False
-
-
-def schedule_prune(*, schedule: ReleaseSchedule) -> list[Release]:
-    """Delete the stored downloadable files of the schedule's snapshots older than its last
-    `keep_last` finished ones; return the snapshots pruned now.
-
-    The rows stay: the release, its file rows (names, sizes, digests, counts), manifest,
-    scores, and its internal answer files (the leaderboard and the human line of the chart
-    read them). A snapshot an unfinished job still works on is left for a later pass.
-    Idempotent: a pruned snapshot is not looked at again, and deleting a file already gone
-    is no error.
-    """
-    finished = schedule.snapshots.filter(status=Release.Status.SUCCEEDED).order_by(
-        "-created_at", "-pk"
-    )
-    kept = list(finished.values_list("pk", flat=True)[: schedule.keep_last])
-    storage = release_storage()
-    pruned = []
-    for release in finished.exclude(pk__in=kept).filter(files_pruned_at__isnull=True):
-        if _in_use(release):
-            continue
-        for stored in release.files.filter(internal=False).values_list("storage_name", flat=True):
-            storage.delete(stored)
-        Release.objects.filter(pk=release.pk, files_pruned_at__isnull=True).update(
-            files_pruned_at=timezone.now()
-        )
-        pruned.append(release)
-    return pruned
-
-
-def snapshot_built(*, release: Release) -> list[Release]:
-    """After a snapshot's build: apply its schedule's retention (nothing for another release)."""
-    release.refresh_from_db(fields=["schedule", "status"])
-    if release.schedule is None or release.status != Release.Status.SUCCEEDED:
-        return []
-    return schedule_prune(schedule=release.schedule)

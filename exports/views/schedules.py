@@ -1,6 +1,8 @@
 """Release schedule pages for admins: list and create, edit, enable or disable, delete, run
 now, each with its snapshots (docs/release-schedules.md)."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,6 +26,20 @@ admin_only = role_required(Role.ADMIN)
 SNAPSHOTS_SHOWN = 50
 
 
+def _saved(request, form: ScheduleForm, save):
+    """Save a posted form's schedule through `save` (the create or update use case); return
+    the redirect to it, or None when the form or the use case refused it (errors on the form)."""
+    if not form.is_valid():
+        return None
+    try:
+        schedule = save(**form.schedule_arguments())
+    except ServiceError as error:
+        form.add_service_errors(error)
+        return None
+    messages.success(request, _("The schedule is saved."))
+    return redirect("exports:schedule", pk=schedule.pk)
+
+
 @admin_only
 @require_http_methods(["GET", "POST"])
 def schedules_page(request):
@@ -31,14 +47,8 @@ def schedules_page(request):
     form, status = ScheduleForm(), 200
     if request.method == "POST":
         form = ScheduleForm(request.POST)
-        if form.is_valid():
-            try:
-                schedule = schedule_create(created_by=request.user, **form.schedule_arguments())
-            except ServiceError as error:
-                form.add_service_errors(error)
-            else:
-                messages.success(request, _("The schedule is saved."))
-                return redirect("exports:schedule", pk=schedule.pk)
+        if saved := _saved(request, form, partial(schedule_create, created_by=request.user)):
+            return saved
         status = 400
     schedules = ReleaseSchedule.objects.order_by("name").prefetch_related("campaigns")
     context = {"form": form, "schedules": schedules}
@@ -53,14 +63,8 @@ def schedule_page(request, pk: int):
     status = 200
     if request.method == "POST":
         form = ScheduleForm(request.POST)
-        if form.is_valid():
-            try:
-                schedule_update(schedule=schedule, **form.schedule_arguments())
-            except ServiceError as error:
-                form.add_service_errors(error)
-            else:
-                messages.success(request, _("The schedule is saved."))
-                return redirect("exports:schedule", pk=schedule.pk)
+        if saved := _saved(request, form, partial(schedule_update, schedule=schedule)):
+            return saved
         status = 400
     else:
         form = ScheduleForm(initial=schedule_initial(schedule_values(schedule)))

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exports.datasheet import length_figures
+from exports.datasheet.figures import length_figures
 
 
 @given(st.lists(st.integers(min_value=0, max_value=400), min_size=1, max_size=300))

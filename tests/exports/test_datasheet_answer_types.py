@@ -16,8 +16,9 @@ from corpus.services.articles import article_store
 from evaluation.services.analysis.answer_types import AnswerType, pipeline_name
 from evaluation.services.analysis.dataset_analysis import answer_types_store
 from evaluation.views.results import ANSWER_TYPE_LABELS
-from exports.build import build_release_files, check_options
-from exports.datasheet import ANSWER_TYPE_NAMES, QUESTION_TYPES_METHOD
+from exports.build import build_release_files
+from exports.datasheet.markdown import ANSWER_TYPE_NAMES, QUESTION_TYPES_METHOD
+from exports.options import check_options
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.factories import UserFactory
 

@@ -10,7 +10,8 @@ from annotation.services.work import questions_write
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
-from exports.build import build_release_files, check_options
+from exports.build import build_release_files
+from exports.options import check_options
 from tests.annotation.conftest import TEXTS, good_questions
 from tests.factories import UserFactory
 

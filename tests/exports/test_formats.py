@@ -21,6 +21,7 @@ from exports.formats.mrqa import (
     simple_tokenizer,
     spacy_tokenizer,
 )
+from exports.formats.offsets import Alignment, AnswerCheck, check_answer
 from exports.formats.records import (
     ExportAnswer,
     ExportArticle,
@@ -33,13 +34,10 @@ from exports.formats.records import (
     json_text,
 )
 from exports.formats.squad import (
-    Alignment,
-    AnswerCheck,
     SquadFormatError,
     SquadFormatWarning,
     SquadProblem,
     SquadWriter,
-    check_answer,
     read_squad,
 )
 from tests.needs import require_file, require_module

@@ -32,7 +32,7 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
-from exports.build import build_release_files, check_options
+from exports.build import build_release_files
 from exports.formats.hf import HfJsonlWriter
 from exports.formats.records import (
     ExportArticle,
@@ -41,6 +41,7 @@ from exports.formats.records import (
     ExportQuestion,
 )
 from exports.models import Release
+from exports.options import check_options
 from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 from tests.needs import require_module

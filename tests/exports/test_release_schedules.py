@@ -33,15 +33,14 @@ from exports.models import Release, ReleaseFile, ReleaseSchedule
 from exports.services import schedules
 from exports.services.importing import squad_import
 from exports.services.releases import pruned_message, release_build, release_create
+from exports.services.retention import schedule_prune, snapshot_built
 from exports.services.schedules import (
     data_fingerprint,
     next_slot,
     schedule_create,
-    schedule_prune,
     schedule_run_due,
     schedule_run_now,
     schedules_tick,
-    snapshot_built,
 )
 from tests.exports.test_releases import make_dataset
 from tests.factories import UserFactory

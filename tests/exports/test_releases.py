@@ -31,9 +31,10 @@ from core.services.jobs import Superseded, job_start
 from corpus.models import Paragraph
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
-from exports.build import build_release_files, check_options
+from exports.build import build_release_files
 from exports.formats.mrqa import simple_tokenizer, spacy_tokenizer
 from exports.models import Release, ReleaseFile, TokenCache, TokenSweep
+from exports.options import check_options
 from exports.services.importing import squad_import
 from exports.services.releases import (
     _build,

@@ -20,10 +20,10 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, Question
 from core.errors import ServiceError
 from core.roles import Role
-from exports.build import check_options
 from exports.formats.records import ExportAnswer, ExportArticle, ExportParagraph, ExportQuestion
 from exports.formats.squad import SquadWriter, read_squad
 from exports.models import Release
+from exports.options import check_options
 from exports.services.importing import squad_import
 from exports.services.releases import release_build, release_create, release_gold
 from tests.factories import UserFactory
@@ -932,7 +932,7 @@ def test_the_datasheet_counts_the_questions_a_reviewer_found_answerable():
     from collections import Counter
     from types import SimpleNamespace
 
-    from exports.datasheet import _reviewed
+    from exports.datasheet.process import _reviewed
 
     part = SimpleNamespace(verdicts=Counter({"approve": 3, "answerable": 2}))
     assert _reviewed(part) == (
@@ -943,7 +943,7 @@ def test_the_datasheet_counts_the_questions_a_reviewer_found_answerable():
 
 
 def test_a_held_back_history_writes_actually_answerable_as_a_correction():
-    from exports.build import _verdict_shown
+    from exports.history import _verdict_shown
 
     assert _verdict_shown("answerable", shown=True) == "answerable"
     # Held back: "answerable" would tell which questions have an answer.

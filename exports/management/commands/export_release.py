@@ -6,7 +6,8 @@ from django.core.management.base import CommandError
 from core.commands import PlatformCommand
 from core.errors import ServiceError
 from corpus.models import Split
-from exports.build import build_release_files, check_options
+from exports.build import build_release_files
+from exports.options import check_options
 from exports.services.releases import release_create
 
 
@@ -73,23 +74,7 @@ class Command(PlatformCommand):
             "squad_version": squad_version,
         }
         if options["record"] or options["score_with"]:
-            if out is not None:
-                raise CommandError(
-                    "--out: a recorded release is built by the export worker into the releases "
-                    "storage; leave --out out and download its files from the release page."
-                )
-            score_with = [score_with_entry(s, i) for i, s in enumerate(options["score_with"])]
-            release = release_create(
-                created_by=None, name=name, version=release_version, score_with=score_with, **chosen
-            )
-            return {
-                "release": release.pk,
-                "name": release.name,
-                "version": release.version,
-                "status": release.status,
-                "options": release.options,
-                "score_with": release.score_with,
-            }
+            return self._record(out, name, release_version, chosen, options["score_with"])
         if out is None:
             raise CommandError("--out: give the folder to write into (or --record).")
         checked = check_options(chosen)
@@ -104,6 +89,26 @@ class Command(PlatformCommand):
                 {"name": f.name, "bytes": f.bytes, "sha256": f.sha256, "counts": f.counts}
                 for f in built.files
             ],
+        }
+
+    def _record(self, out, name, release_version, chosen: dict, given_scoring: list) -> dict:
+        """Record a release for the export worker to build (--record, --score-with)."""
+        if out is not None:
+            raise CommandError(
+                "--out: a recorded release is built by the export worker into the releases "
+                "storage; leave --out out and download its files from the release page."
+            )
+        score_with = [score_with_entry(s, i) for i, s in enumerate(given_scoring)]
+        release = release_create(
+            created_by=None, name=name, version=release_version, score_with=score_with, **chosen
+        )
+        return {
+            "release": release.pk,
+            "name": release.name,
+            "version": release.version,
+            "status": release.status,
+            "options": release.options,
+            "score_with": release.score_with,
         }
 
     def summary(self, result):
