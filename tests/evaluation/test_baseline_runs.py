@@ -21,7 +21,8 @@ from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
 from exports.models import Release
 from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
@@ -346,7 +347,7 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     settings.MODELS_DIR = releases_folder / "models"
     save_checkpoint(model, tokenizer, settings.MODELS_DIR / "tiny")
     redis_worker_factory(VAR_DIR=str(releases_folder), MODELS_DIR=str(settings.MODELS_DIR))
-    from evaluation.services.baselines import baseline_run_start
+    from evaluation.services.baselines.runs import baseline_run_start
 
     run = baseline_run_start(
         release=release,

@@ -2,12 +2,9 @@ from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.inputs import object_by_id
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import (
-    baseline_run_execute,
-    baseline_run_record,
-    baseline_run_start,
-    training_file_import,
-)
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record, baseline_run_start
+from evaluation.services.baselines.sources import training_file_import
 from evaluation.services.curves.learning_curves import (
     learning_curve_execute,
     learning_curve_record,

@@ -34,14 +34,9 @@ from evaluation.metrics import best_over, f1
 from evaluation.model_names import model_location
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
-from evaluation.services.baselines import (
-    _device_name,
-    _gold_examples,
-    _score,
-    _scored_splits,
-    _train_count,
-    baseline_run_record,
-)
+from evaluation.services.baselines.execute import _device_name, _gold_examples, _score
+from evaluation.services.baselines.runs import _scored_splits, baseline_run_record
+from evaluation.services.baselines.sources import _train_count
 from evaluation.services.curves.fit import (
     DEFAULT_FRACTIONS,
     MAX_POINTS,

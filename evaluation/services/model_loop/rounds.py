@@ -28,7 +28,7 @@ from core.services.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.run_predict import run_predict
-from evaluation.services.baselines import mrqa_contexts
+from evaluation.services.baselines.execute import mrqa_contexts
 from evaluation.services.model_loop.attempts import answer_scores, is_fooled
 
 
