@@ -388,7 +388,7 @@ def test_an_http_model_is_named_by_its_host_only(first_word_server):
 @pytest.mark.django_db
 def test_a_split_with_nothing_to_score_is_refused_or_skipped():
     release = make_release(approved_only=True)  # nothing reviewed: every split is empty
-    from evaluation.services.leaderboard import submission_create
+    from evaluation.services.leaderboard.submissions import submission_create
 
     with pytest.raises(ServiceError) as error:
         submission_create(
