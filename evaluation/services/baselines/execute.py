@@ -28,7 +28,7 @@ from evaluation.release_data import (
 from evaluation.scoring import score_by
 from evaluation.services.analysis.answer_types import answer_types
 from evaluation.services.baselines.runs import GPU_KINDS, _scored_splits
-from evaluation.services.leaderboard import release_split_normalization
+from evaluation.services.leaderboard.submissions import release_split_normalization
 from exports.formats.mrqa import MrqaWriter
 from exports.formats.records import ExportArticle, ExportParagraph, ExportQuestion
 from exports.models import Release
@@ -197,40 +197,50 @@ def _transformers_model(run, report):
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})
     model, tokenizer = qa.load_pretrained(model_location(run.model))
     if run.kind == BaselineRun.Kind.FINETUNE:
-        train_examples = _training_examples(run)
-        if run.release.squad_version != "2.0":
-            train_examples = [e for e in train_examples if e["answers"]["text"]]
-        if run.train_sources:  # (a run without sources logs what it always did)
-            _append_log(run, f"train: {len(train_examples)} questions in all")
-            if not train_examples:
-                raise RuntimeError("the training set is empty")
+        train_examples = _finetune_examples(run)
         # v2.0: an unanswerable question's windows all point at CLS, the null answer.
-
-        def progress(step):
-            message = (
-                f"step {step.step}/{step.total_steps} · loss {step.loss:.4f} · "
-                f"{step.sequences_per_second:.1f} sequences/s"
-            )
-            shown = Text(
-                gettext_noop(
-                    "step %(step)d of %(total)d · loss %(loss).4f · %(speed).1f sequences/s"
-                ),
-                {
-                    "step": step.step,
-                    "total": step.total_steps,
-                    "loss": step.loss,
-                    "speed": step.sequences_per_second,
-                },
-            )
-            report(int(70 * step.step / max(step.total_steps, 1)), shown)
-            _append_log(run, message)  # the log is English, like the worker's own
-
+        progress = _train_progress(run, report)
         summary = qa.train(model, tokenizer, train_examples, config, progress=progress)
         _append_log(run, f"trained: {json.dumps(summary)}")
         folder = Path(settings.VAR_DIR) / "models" / f"baseline-{run.pk}"
         qa.save_checkpoint(model, tokenizer, folder)
         BaselineRun.objects.filter(pk=run.pk).update(checkpoint=str(folder))
     return model, tokenizer, config, qa
+
+
+def _finetune_examples(run) -> list[dict]:
+    """Return what a fine-tuning run trains on: answered questions only for a v1.1 release."""
+    train_examples = _training_examples(run)
+    if run.release.squad_version != "2.0":
+        train_examples = [e for e in train_examples if e["answers"]["text"]]
+    if run.train_sources:  # (a run without sources logs what it always did)
+        _append_log(run, f"train: {len(train_examples)} questions in all")
+        if not train_examples:
+            raise RuntimeError("the training set is empty")
+    return train_examples
+
+
+def _train_progress(run, report):
+    """Return the training's progress callback: the job's share and line, and the run's log."""
+
+    def progress(step):
+        message = (
+            f"step {step.step}/{step.total_steps} · loss {step.loss:.4f} · "
+            f"{step.sequences_per_second:.1f} sequences/s"
+        )
+        shown = Text(
+            gettext_noop("step %(step)d of %(total)d · loss %(loss).4f · %(speed).1f sequences/s"),
+            {
+                "step": step.step,
+                "total": step.total_steps,
+                "loss": step.loss,
+                "speed": step.sequences_per_second,
+            },
+        )
+        report(int(70 * step.step / max(step.total_steps, 1)), shown)
+        _append_log(run, message)  # the log is English, like the worker's own
+
+    return progress
 
 
 def _device_name() -> str:
@@ -303,23 +313,15 @@ def _work(run: BaselineRun, report) -> str:
         # The language of the split's questions decides, as for leaderboard submissions.
         norm = release_split_normalization(question_ids=gold)
         predictions = predict_split(run, split, examples, report)
+        scored = (examples, predictions, gold, norm)
         if not v2:
-            metrics[split], breakdown[split] = _score(run, split, examples, predictions, gold, norm)
+            metrics[split], breakdown[split] = _score(run, split, *scored)
             _append_log(
                 run,
                 f"{split}: EM {metrics[split]['exact_match']:.2f}, F1 {metrics[split]['f1']:.2f}",
             )
             continue
-        extra = {}
-        if run.kind != BaselineRun.Kind.HTTP:  # {id: (span, no-answer score)}
-            if split == "dev":
-                threshold.learn(run, gold, predictions, norm)
-            elif not threshold.learnt:
-                _append_log(run, f"{split}: no dev question to learn a threshold on: spans kept")
-            predictions = threshold.apply(predictions)
-            extra = threshold.figures()
-        metrics[split], breakdown[split] = _score_v2(run, split, examples, predictions, gold, norm)
-        metrics[split] |= extra
+        metrics[split], breakdown[split] = _thresholded_v2(run, split, scored, threshold)
         _append_log(run, _v2_log(split, metrics[split]))
     BaselineRun.objects.filter(pk=run.pk).update(
         metrics=metrics,
@@ -329,6 +331,23 @@ def _work(run: BaselineRun, report) -> str:
         normalization_version=norm.version if norm else "",
     )
     return _summary(metrics)
+
+
+def _thresholded_v2(run, split: str, scored: tuple, threshold: _Threshold) -> tuple[dict, dict]:
+    """Score a v2.0 split: spans with no-answer scores get dev's threshold (learnt on dev
+    itself), a predict server's answers are taken as they are; returns (metrics, breakdown)."""
+    examples, predictions, gold, norm = scored
+    extra = {}
+    if run.kind != BaselineRun.Kind.HTTP:  # {id: (span, no-answer score)}
+        if split == "dev":
+            threshold.learn(run, gold, predictions, norm)
+        elif not threshold.learnt:
+            _append_log(run, f"{split}: no dev question to learn a threshold on: spans kept")
+        predictions = threshold.apply(predictions)
+        extra = threshold.figures()
+    metrics, breakdown = _score_v2(run, split, examples, predictions, gold, norm)
+    metrics |= extra
+    return metrics, breakdown
 
 
 def _summary(metrics: dict) -> Text:

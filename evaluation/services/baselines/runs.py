@@ -108,16 +108,7 @@ def baseline_run_record(
     means the release's own train split. Training files are those `created_by` may read
     (`training_files_readable`); `as_user=False` with no user is the command line (all).
     """
-    if kind not in BaselineRun.Kind.values:
-        raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
-    if kind in GPU_QUEUE_KINDS and (problem := gpu_extra_problem()):
-        raise ServiceError({"kind": [problem]})
-    if release.status != Release.Status.SUCCEEDED:
-        raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
-    if not _scored_splits(release):
-        raise ServiceError(
-            {"release": [_("The release has neither a dev nor a test split to evaluate on.")]}
-        )
+    _check_kind_and_release(kind, release)
     model = _check_model(kind, model)
     clean = _check_hyperparameters(hyperparameters or {})
     sources = _check_sources(
@@ -128,11 +119,7 @@ def baseline_run_record(
         user=created_by,
         as_user=as_user,
     )
-    if (
-        kind == BaselineRun.Kind.FINETUNE
-        and not sources
-        and "train" not in release.options.get("splits", [])
-    ):
+    if kind == BaselineRun.Kind.FINETUNE and not sources and not _has_train(release):
         raise ServiceError({"release": [_("Fine-tuning needs a release with a train split.")]})
     # Without sources, the row is what it always was (train_sources [], mode "").
     extra = {"train_sources": sources, "mode": _mode(release, sources)} if sources else {}
@@ -144,6 +131,26 @@ def baseline_run_record(
         created_by=created_by,
         **extra,
     )
+
+
+def _check_kind_and_release(kind: str, release: Release) -> None:
+    """Refuse an unknown kind, a GPU kind without the gpu extra, and a release that is not
+    finished or has no split to score."""
+    if kind not in BaselineRun.Kind.values:
+        raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
+    if kind in GPU_QUEUE_KINDS and (problem := gpu_extra_problem()):
+        raise ServiceError({"kind": [problem]})
+    if release.status != Release.Status.SUCCEEDED:
+        raise ServiceError({"release": [_("The release is not finished.")]}, status=409)
+    if not _scored_splits(release):
+        raise ServiceError(
+            {"release": [_("The release has neither a dev nor a test split to evaluate on.")]}
+        )
+
+
+def _has_train(release: Release) -> bool:
+    """Whether the release was built with a train split."""
+    return "train" in release.options.get("splits", [])
 
 
 def baseline_run_start(

@@ -78,6 +78,11 @@ def _check_sources(*, kind, release, train_releases, train_files, user, as_user)
         )
     if len(release_ids) + len(file_ids) > MAX_SOURCES:
         raise ServiceError({field: [_("At most %(n)d sources.") % {"n": MAX_SOURCES}]})
+    return _release_sources(release_ids) + _file_sources(release, file_ids, user, as_user)
+
+
+def _release_sources(release_ids: list[int]) -> list[dict]:
+    """Return the releases as sources: each finished, with questions in its train split."""
     sources = []
     found = {r.pk: r for r in Release.objects.filter(pk__in=release_ids)}
     for pk in release_ids:
@@ -102,6 +107,13 @@ def _check_sources(*, kind, release, train_releases, train_files, user, as_user)
                 }
             )
         sources.append({"type": "release", "id": pk, "label": f"{name} · train"})
+    return sources
+
+
+def _file_sources(release: Release, file_ids: list[int], user, as_user: bool) -> list[dict]:
+    """Return the training files as sources: each readable by the user, with questions the
+    release can train on (answered ones only for a v1.1 release)."""
+    sources = []
     readable = {
         f.pk: f for f in training_files_readable(user, as_user=as_user).filter(pk__in=file_ids)
     }
@@ -164,6 +176,33 @@ def training_file_import(
     the first MAX_SKIPPED_NAMED, each {"id", "reason", "detail"}). The bytes are stored as
     given, in the releases storage, under `training-files/`.
     """
+    name = _check_file_fields(file, name, language, translated, shared)
+    data = _read_limited(file)
+    counts, skipped = _squad_counts(data)
+    storage = release_storage()
+    stored = storage.save(f"training-files/{uuid.uuid4().hex}.json", File(io.BytesIO(data)))
+    try:
+        with transaction.atomic():
+            return TrainingFile.objects.create(
+                name=name,
+                language=language,
+                translated=translated,
+                shared=shared,
+                storage_name=stored,
+                bytes=len(data),
+                sha256=hashlib.sha256(data).hexdigest(),
+                squad_version="2.0" if counts["unanswerable"] else "1.1",
+                counts=counts,
+                skipped=skipped[:MAX_SKIPPED_NAMED],
+                created_by=created_by,
+            )
+    except BaseException:
+        storage.delete(stored)
+        raise
+
+
+def _check_file_fields(file, name, language, translated, shared) -> str:
+    """Return the file's name (the upload's own when none is given); refuse a bad field."""
     name = check_text(name if isinstance(name, str) else "", "name").strip()
     if not name:
         name = Path(str(getattr(file, "name", "") or "")).name
@@ -175,6 +214,11 @@ def training_file_import(
     for field, value in (("translated", translated), ("shared", shared)):
         if not isinstance(value, bool):
             raise ServiceError({field: [_("True or false.")]})
+    return name
+
+
+def _read_limited(file) -> bytes:
+    """Return the upload's bytes, refused naming `file` over MAX_TRAINING_FILE_BYTES."""
     size = getattr(file, "size", None)
     if size is not None and size > MAX_TRAINING_FILE_BYTES:
         raise ServiceError(
@@ -185,6 +229,12 @@ def training_file_import(
         raise ServiceError(
             {"file": [_("At most %(n)d MB.") % {"n": MAX_TRAINING_FILE_BYTES // 2**20}]}
         )
+    return data
+
+
+def _squad_counts(data: bytes) -> tuple[dict, list[dict]]:
+    """Return the file's counts and its skipped entries; refuse what is not SQuAD or holds
+    no question to train on, naming `file`."""
     problems = []
     try:
         articles = list(read_squad(io.BytesIO(data), on_problem=problems.append))
@@ -207,27 +257,7 @@ def training_file_import(
     }
     if not examples:
         raise ServiceError({"file": [_("The file holds no question to train on.")]})
-    digest = hashlib.sha256(data).hexdigest()
-    storage = release_storage()
-    stored = storage.save(f"training-files/{uuid.uuid4().hex}.json", File(io.BytesIO(data)))
-    try:
-        with transaction.atomic():
-            return TrainingFile.objects.create(
-                name=name,
-                language=language,
-                translated=translated,
-                shared=shared,
-                storage_name=stored,
-                bytes=len(data),
-                sha256=digest,
-                squad_version="2.0" if counts["unanswerable"] else "1.1",
-                counts=counts,
-                skipped=skipped[:MAX_SKIPPED_NAMED],
-                created_by=created_by,
-            )
-    except BaseException:
-        storage.delete(stored)
-        raise
+    return counts, skipped
 
 
 def _training_file_managed(*, file_id, user) -> TrainingFile:

@@ -94,11 +94,33 @@ def _named_type(span: Any, head: Any) -> AnswerType | None:
     chef de l'armée Zia-ul-Haq"). An event dated by its year is named too ("le traité
     anglo-néerlandais de 1814"); a compass point is a place ("à l'est jusqu'au Rhin").
     """
-    doc, lower = span.doc, head.lower_
+    lower = head.lower_
     if _pos(head) != "NOUN" or _has_capital(head):
         return None
     if lower in DIRECTIONS:
         return AnswerType.PLACE
+    name = _name_after(span, head)
+    if name is not None and lower in EVENT_NOUNS and _is_year_token(name):
+        return AnswerType.OTHER_ENTITY
+    if lower in ORGANISATION_NOUNS and _names_an_organisation(span, head):
+        return AnswerType.OTHER_ENTITY
+    if name is not None and _is_letter(name):
+        return None  # "rayons X", "vitamine C": a letter, no name
+    if name is not None and _is_name(name) and _attached_to(name, head):
+        return _class_of_name(lower, name)
+    if lower in PERSON_NOUNS and any(
+        label == "PER" and ent.start > head.i and _has_capital(ent)
+        for ent, label in _entities(span)
+    ):
+        return AnswerType.PERSON
+    return None
+
+
+def _name_after(span: Any, head: Any) -> Any:
+    """Return the token where the class noun's name would start, or None past the span:
+    after its lower-case adjectives, and "de" (with an article) or "des" for the classes
+    that take them."""
+    doc, lower = span.doc, head.lower_
     after = head.i + 1
     while after < span.end and doc[after].pos_ == "ADJ" and not _has_capital(doc[after]):
         after += 1
@@ -109,27 +131,19 @@ def _named_type(span: Any, head: Any) -> AnswerType | None:
             after += 1
     elif of and lower in GROUP_NOUNS and doc[after].lower_ == "des":
         after += 1
-    name = doc[after] if after < span.end else None
-    if name is not None and lower in EVENT_NOUNS and _is_year_token(name):
+    return doc[after] if after < span.end else None
+
+
+def _class_of_name(lower: str, name: Any) -> AnswerType:
+    """Return the type of a name after its class noun `lower`: the class's, else the name's
+    entity."""
+    if lower in PLACE_NOUNS:
+        return AnswerType.PLACE
+    if lower in EVENT_NOUNS or lower in GROUP_NOUNS or lower in SHIP_NOUNS:
         return AnswerType.OTHER_ENTITY
-    if lower in ORGANISATION_NOUNS and _names_an_organisation(span, head):
-        return AnswerType.OTHER_ENTITY
-    if name is not None and _is_letter(name):
-        return None  # "rayons X", "vitamine C": a letter, no name
-    if name is not None and _is_name(name) and _attached_to(name, head):
-        if lower in PLACE_NOUNS:
-            return AnswerType.PLACE
-        if lower in EVENT_NOUNS or lower in GROUP_NOUNS or lower in SHIP_NOUNS:
-            return AnswerType.OTHER_ENTITY
-        if lower in PERSON_NOUNS and _ent_type(name) in ("", "PER"):
-            return AnswerType.PERSON
-        return ENTITY_TYPES.get(_ent_type(name), AnswerType.OTHER_ENTITY)
-    if lower in PERSON_NOUNS and any(
-        label == "PER" and ent.start > head.i and _has_capital(ent)
-        for ent, label in _entities(span)
-    ):
+    if lower in PERSON_NOUNS and _ent_type(name) in ("", "PER"):
         return AnswerType.PERSON
-    return None
+    return ENTITY_TYPES.get(_ent_type(name), AnswerType.OTHER_ENTITY)
 
 
 def _names_an_organisation(span: Any, head: Any) -> bool:
