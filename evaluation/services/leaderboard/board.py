@@ -75,21 +75,29 @@ def _human_row(report: dict | None, split: str, squad_version: str = "1.1") -> d
     figures = report["splits"].get(split)
     if figures is None or figures["questions"] == 0:
         return None
+    scores = (figures["exact_match"], figures["f1"], figures["questions"])
+    note = _(
+        "Measured on the questions of this split now in the database (three answers each), "
+        "not on the release's files."
+    )
+    return _human(scores, report["normalization"], None, note)
+
+
+def _human(scores: tuple, normalization: dict, v2: dict | None, note: str) -> dict:
+    """Return the human performance's row: `scores` is (EM, F1, questions)."""
+    exact_match, f1, total = scores
     return {
         "kind": "human",
         "id": None,
         "label": _("Human performance"),
         "submitted_by": None,
-        "exact_match": figures["exact_match"],
-        "f1": figures["f1"],
-        "total": figures["questions"],
+        "exact_match": exact_match,
+        "f1": f1,
+        "total": total,
         "created_at": None,
-        "normalization": report["normalization"],
-        "v2": None,
-        "note": _(
-            "Measured on the questions of this split now in the database (three answers each), "
-            "not on the release's files."
-        ),
+        "normalization": normalization,
+        "v2": v2,
+        "note": note,
     }
 
 
@@ -98,22 +106,12 @@ def _human_row_v2(report: dict, split: str) -> dict | None:
     figures = (report.get("v2") or {}).get(split)
     if figures is None or figures["total"] == 0:
         return None
-    return {
-        "kind": "human",
-        "id": None,
-        "label": _("Human performance"),
-        "submitted_by": None,
-        "exact_match": figures["exact"],
-        "f1": figures["f1"],
-        "total": figures["total"],
-        "created_at": None,
-        "normalization": report["normalization"],
-        "v2": v2_figures(figures),
-        "note": _(
-            "Measured on the questions of this split now in the database (three judgments "
-            "each, an empty answer for “no answer”), not on the release's files."
-        ),
-    }
+    note = _(
+        "Measured on the questions of this split now in the database (three judgments "
+        "each, an empty answer for “no answer”), not on the release's files."
+    )
+    scores = (figures["exact"], figures["f1"], figures["total"])
+    return _human(scores, report["normalization"], v2_figures(figures), note)
 
 
 def _ranked(rows: list[dict]) -> list[dict]:
