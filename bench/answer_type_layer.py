@@ -1,6 +1,6 @@
 """A learned layer over the answer-type rules, judged by grouped cross-validation (issue 25,
 item 19). An experiment: it did not beat the rules, so
-`evaluation/services/analysis/answer_types.py` does not use it (docs/answer-types.md, "A
+`evaluation/services/analysis/answer_types/` does not use it (docs/answer-types.md, "A
 learned layer: tried, not shipped").
 
 The layer is a multinomial logistic regression (numpy, L2, zero start, full-batch gradient
