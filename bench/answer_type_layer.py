@@ -1,6 +1,6 @@
 """A learned layer over the answer-type rules, judged by grouped cross-validation (issue 25,
 item 19). An experiment: it did not beat the rules, so
-`evaluation/services/analysis/answer_types.py` does not use it (docs/answer-types.md, "A
+`evaluation/services/analysis/answer_types/` does not use it (docs/answer-types.md, "A
 learned layer: tried, not shipped").
 
 The layer is a multinomial logistic regression (numpy, L2, zero start, full-batch gradient
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import pkgutil
 import random
 import subprocess
 import sys
@@ -50,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evaluation.agreement import cohen_kappa  # noqa: E402
-from evaluation.services.analysis import answer_types as current_rules  # noqa: E402
+from evaluation.services.analysis import answer_types as rules_package  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "answer_types"
 RULES_PATHS = ("evaluation/services/analysis/answer_types.py", "evaluation/answer_types.py")
@@ -58,6 +59,20 @@ SAMPLES = ("piaf_200", "piaf_tune_150", "piaf_check_100", "piaf_holdout_150")
 PIAF = ROOT.parent / "shared" / "data" / "piaf" / "piaf-v1.0.json"
 FOLDS = 10
 FOLD_SEED = 25
+
+
+def flat_rules(package: ModuleType) -> ModuleType:
+    """Return the rules package's modules as one namespace, as the rules were one module before
+    issue 26 split them; `_pipeline` is the module whose `classify_answer` the batches call."""
+    flat = ModuleType(package.__name__)
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        flat.__dict__.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+    flat._pipeline = importlib.import_module(f"{package.__name__}.pipeline")
+    return flat
+
+
+current_rules = flat_rules(rules_package)
 CLASSES = tuple(kind.value for kind in current_rules.AnswerType)
 L2 = 1.0
 STEPS = 3000
@@ -304,12 +319,13 @@ def signals(rules: ModuleType, items: list[tuple[str, int, str]]) -> list[tuple]
         return rule, names, np.concatenate([_unit(head.vector), _unit(mean)])
 
     found: list[Any] = [None] * len(items)
-    rules.classify_answer = typed_with_features
+    batches = getattr(rules, "_pipeline", rules)  # the module whose `_typed` calls the rules
+    batches.classify_answer = typed_with_features
     try:
         for index, pair in rules._typed(rules.load_french(), rules._pieces(items), 64):
             found[index] = pair
     finally:
-        rules.classify_answer = classify
+        batches.classify_answer = classify
     return found
 
 
@@ -320,7 +336,9 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 def rules_at(revision: str) -> ModuleType:
     """Return the answer-type rules as they were at a git revision, loaded as a module (the
-    module lived at evaluation/answer_types.py before issue 26 moved it into its room)."""
+    module lived at evaluation/answer_types.py before issue 26 moved it into its room; a
+    revision where the rules are the package of item 6 is not read: compare with the working
+    tree's rules instead)."""
     for where in RULES_PATHS:
         shown = subprocess.run(
             ["git", "show", f"{revision}:{where}"], cwd=ROOT, capture_output=True, text=True

@@ -326,7 +326,7 @@ def bench_api(questions: int, folder: Path | None) -> list[tuple[str, float, flo
     from corpus.readers import SourceArticle
     from corpus.services.articles import article_store
     from evaluation.models import BaselineRun
-    from evaluation.services.model_loop.attempts import campaign_model_set
+    from evaluation.services.model_loop.campaign_model import campaign_model_set
     from exports.models import Release
     from tests.factories import UserFactory
 

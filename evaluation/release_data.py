@@ -53,22 +53,27 @@ def release_examples(release: Release, split: str) -> list[dict]:
         )
     with release_file_open(squad) as handle:
         examples = [
-            {
-                "id": q.id,
-                "title": article.title,
-                "context": paragraph.context,
-                "question": q.question,
-                "answers": {
-                    "text": [a.text for a in q.answers],
-                    "answer_start": [a.answer_start for a in q.answers],
-                },
-            }
+            _hf_example(article, paragraph.context, q)
             | ({"is_impossible": None if held_back else q.is_impossible} if v2 else {})
             for article in read_squad(handle)
             for paragraph in article.paragraphs
             for q in paragraph.questions
         ]
     return examples
+
+
+def _hf_example(article, context: str, q) -> dict:
+    """Return a SQuAD question as an HF-style example: id, title, context, question, answers."""
+    return {
+        "id": q.id,
+        "title": article.title,
+        "context": context,
+        "question": q.question,
+        "answers": {
+            "text": [a.text for a in q.answers],
+            "answer_start": [a.answer_start for a in q.answers],
+        },
+    }
 
 
 def question_types(ids) -> dict[str, str]:
@@ -95,35 +100,28 @@ def squad_training_examples(articles) -> tuple[list[dict], list[dict]]:
         for paragraph in article.paragraphs:
             context = paragraph.context
             for q in paragraph.questions:
-                answers = q.answers
-                if answers:
-                    first = answers[0]
-                    end = first.answer_start + len(first.text)
-                    found = context[first.answer_start : end]
-                    if found != first.text:
-                        detail = (
-                            f"the answer {_clip(first.text)!r} is not the context's text at "
-                            f"{first.answer_start} ({_clip(found)!r})"
-                        )
-                        skipped.append(_skip(q.id, SKIP_MISALIGNED, detail))
-                        continue
-                elif not q.is_impossible:
-                    detail = "no answer, and is_impossible is not true"
-                    skipped.append(_skip(q.id, SKIP_UNANSWERED, detail))
-                    continue
-                examples.append(
-                    {
-                        "id": q.id,
-                        "title": article.title,
-                        "context": context,
-                        "question": q.question,
-                        "answers": {
-                            "text": [a.text for a in answers],
-                            "answer_start": [a.answer_start for a in answers],
-                        },
-                    }
-                )
+                if skip := _training_skip(context, q):
+                    skipped.append(skip)
+                else:
+                    examples.append(_hf_example(article, context, q))
     return examples, skipped
+
+
+def _training_skip(context: str, q) -> dict | None:
+    """Return why a question cannot train a model (its first answer is not the context's text
+    at its offset, or it has none without being unanswerable), or None."""
+    if q.answers:
+        first = q.answers[0]
+        found = context[first.answer_start : first.answer_start + len(first.text)]
+        if found != first.text:
+            detail = (
+                f"the answer {_clip(first.text)!r} is not the context's text at "
+                f"{first.answer_start} ({_clip(found)!r})"
+            )
+            return _skip(q.id, SKIP_MISALIGNED, detail)
+    elif not q.is_impossible:
+        return _skip(q.id, SKIP_UNANSWERED, "no answer, and is_impossible is not true")
+    return None
 
 
 def squad_problem_skip(problem) -> dict:

@@ -10,7 +10,8 @@ from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.gpu_extra import gpu_extra_require
 from evaluation.model_names import checkpoint_location, model_location
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import GPU_KINDS, mrqa_contexts
+from evaluation.services.baselines.execute import mrqa_contexts
+from evaluation.services.baselines.runs import GPU_KINDS
 
 
 def _transformers_predict(run: BaselineRun, examples: list[dict]) -> dict[str, str]:

@@ -2,7 +2,7 @@ from celery import shared_task
 
 from evaluation.models import BaselineRun, CrossEvaluation, DatasetAnalysis
 from evaluation.services.analysis.dataset_analysis import analysis_execute
-from evaluation.services.baselines import baseline_run_execute
+from evaluation.services.baselines.execute import baseline_run_execute
 from evaluation.services.cross_evaluation import cross_evaluation_execute
 from evaluation.services.curves.learning_curves import learning_curve_execute
 from evaluation.services.model_loop.attempts import model_answers_fill

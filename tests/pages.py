@@ -42,8 +42,9 @@ def grow_site(site, round_: int) -> None:
     from corpus.readers import SourceArticle
     from corpus.services.articles import article_store
     from corpus.services.scraping import scrape_run_start
-    from evaluation.services.baselines import baseline_run_execute, baseline_run_record
-    from evaluation.services.leaderboard import submission_create
+    from evaluation.services.baselines.execute import baseline_run_execute
+    from evaluation.services.baselines.runs import baseline_run_record
+    from evaluation.services.leaderboard.submissions import submission_create
     from exports.services.releases import release_build, release_create, release_gold
     from tests.e2e.site_data import ARTICLES, _answer
     from tests.factories import UserFactory

@@ -63,7 +63,7 @@ PURE = {
 # An import may wait inside a function only where it must: Django's AppConfig.ready(), and a
 # module that needs an optional extra (torch and transformers, the `gpu` extra).
 LATE_IMPORTS = {
-    ("evaluation.services.baselines", "evaluation.baselines.qa"),
+    ("evaluation.services.baselines.execute", "evaluation.baselines.qa"),
     ("evaluation.run_predict", "evaluation.baselines.qa"),
     ("evaluation.services.model_loop.serving", "evaluation.baselines.checkpoints"),
     ("evaluation.services.model_loop.serving", "evaluation.baselines.training"),

@@ -14,8 +14,8 @@ from core.api import JobViewSet
 from core.inputs import object_by_id
 from core.parsers import DepthLimitedJSONParser
 from evaluation.models import BaselineRun, CrossEvaluation, TrainingFile
-from evaluation.services.baselines import (
-    baseline_run_start,
+from evaluation.services.baselines.runs import baseline_run_start
+from evaluation.services.baselines.sources import (
     training_file_delete,
     training_file_import,
     training_file_unshare,

@@ -10,10 +10,7 @@ from rest_framework.views import APIView
 from annotation.models import Campaign
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
-from evaluation.services.curves.learning_curves import (
-    campaign_learning_estimate,
-    campaign_targets_accept,
-)
+from evaluation.services.curves.campaigns import campaign_learning_estimate, campaign_targets_accept
 
 
 def _campaign(pk) -> Campaign:

@@ -15,12 +15,8 @@ from core.errors import ServiceError
 from core.inputs import object_by_id, parse_id
 from core.permissions import IsAnnotator, IsPlatformAdmin
 from core.ratelimit import RateLimited
-from evaluation.services.model_loop.attempts import (
-    attempt_data,
-    attempt_make,
-    campaign_model_data,
-    campaign_model_set,
-)
+from evaluation.services.model_loop.attempts import attempt_data, attempt_make
+from evaluation.services.model_loop.campaign_model import campaign_model_data, campaign_model_set
 
 
 class CampaignModelView(APIView):

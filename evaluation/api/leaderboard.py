@@ -14,10 +14,10 @@ from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
 from core.services.figure_jobs import figure_read
 from evaluation.selectors.human import HUMAN_FIGURE
-from evaluation.services.leaderboard import (
+from evaluation.services.leaderboard.board import leaderboard
+from evaluation.services.leaderboard.submissions import (
     SPLITS,
     check_split,
-    leaderboard,
     leaderboard_release,
     submission_check_size,
     submission_create,

@@ -196,10 +196,9 @@ def train(
     generator = torch.Generator().manual_seed(config.seed)
     while loop.step < total:
         for indices in _shuffled_batches(count, config.batch_size, generator):
-            batch = collate(features, indices, _pad_id(tokenizer), device)
             loss = train_step(
                 runner,
-                batch,
+                collate(features, indices, _pad_id(tokenizer), device),
                 optimizer,
                 scheduler,
                 bf16=config.use_bf16(device),

@@ -25,13 +25,10 @@ from evaluation.metrics import language_normalization
 from evaluation.models import BaselineRun, CrossEvaluation
 from evaluation.release_data import training_file_examples
 from evaluation.run_predict import run_predict
-from evaluation.services.baselines import (
-    GPU_KINDS,
-    release_gold_examples,
-    score_split,
-    training_files_readable,
-)
-from evaluation.services.leaderboard import release_split_normalization
+from evaluation.services.baselines.execute import release_gold_examples, score_split
+from evaluation.services.baselines.runs import GPU_KINDS
+from evaluation.services.baselines.sources import training_files_readable
+from evaluation.services.leaderboard.submissions import release_split_normalization
 from exports.models import Release
 from exports.services.releases import release_gold
 

@@ -25,7 +25,7 @@ from core.errors import ServiceError
 from core.services.jobs import job_enqueue
 from evaluation.gpu_extra import gpu_extra_problem
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import GPU_KINDS, check_hyperparameters, check_model
+from evaluation.services.baselines.runs import GPU_KINDS, check_hyperparameters, check_model
 from exports.models import Release
 
 SCORE_WITH_KINDS = (BaselineRun.Kind.LEXICAL, BaselineRun.Kind.FINETUNE, BaselineRun.Kind.HTTP)

@@ -13,11 +13,8 @@ from core.errors import ServiceError
 from core.permissions import role_required
 from core.roles import Role
 from evaluation.models import BaselineRun
+from evaluation.services.curves.campaigns import campaign_learning_estimate, campaign_targets_accept
 from evaluation.services.curves.fit import OK, predicted
-from evaluation.services.curves.learning_curves import (
-    campaign_learning_estimate,
-    campaign_targets_accept,
-)
 
 admin_only = role_required(Role.ADMIN)
 PANELS = 3  # the newest finished curves of the results page's runs
@@ -46,25 +43,7 @@ def _chart(curve: dict) -> dict:
         },
     ]
     if fit.get("status") == OK and points:
-        start = min(p["questions"] for p in points)
-        xs = [start + (4 * n_today - start) * i / FIT_SAMPLES for i in range(FIT_SAMPLES + 1)]
-        series.append(
-            {
-                "label": _("fitted F1, extended to 4×"),
-                "points": [(x, predicted(fit, x)) for x in xs],
-                "color": COLORS["fit"],
-                "dash": "6 4",
-            }
-        )
-        series.append(
-            {
-                "label": _("estimates at 2× and 4×"),
-                "points": [(e["n"], e["f1"]) for e in curve.get("estimates", [])[1:]],
-                "dots": True,
-                "line": False,
-                "color": COLORS["estimate"],
-            }
-        )
+        series += _fit_series(curve, min(p["questions"] for p in points), n_today)
     return line_chart(
         _("Dev F1 and EM against the training questions"),
         series,
@@ -72,48 +51,68 @@ def _chart(curve: dict) -> dict:
     )
 
 
+def _fit_series(curve: dict, start: int, n_today: int) -> list[dict]:
+    """Return the fitted curve from the smallest point to 4× today, and the estimates."""
+    fit = curve.get("fit", {})
+    xs = [start + (4 * n_today - start) * i / FIT_SAMPLES for i in range(FIT_SAMPLES + 1)]
+    return [
+        {
+            "label": _("fitted F1, extended to 4×"),
+            "points": [(x, predicted(fit, x)) for x in xs],
+            "color": COLORS["fit"],
+            "dash": "6 4",
+        },
+        {
+            "label": _("estimates at 2× and 4×"),
+            "points": [(e["n"], e["f1"]) for e in curve.get("estimates", [])[1:]],
+            "dots": True,
+            "line": False,
+            "color": COLORS["estimate"],
+        },
+    ]
+
+
 def learning_curve_panels(runs, answer_labels=None) -> list[dict]:
     """Return the panels of the finished learning curves among `runs` (the newest first);
     `answer_labels` names the answer types."""
     answer_labels = answer_labels or {}
-    panels = []
     curves = [
         r
         for r in runs
         if r.kind == BaselineRun.Kind.LEARNING_CURVE and r.curve.get("points") and "fit" in r.curve
     ]
     labels = dict(QuestionType.choices)
-    for run in curves[:PANELS]:
-        curve = run.curve
-        fit = curve.get("fit", {})
-        types = curve.get("types", {})
-        panels.append(
-            {
-                "run": run,
-                "curve": curve,
-                "chart": _chart(curve),
-                "chart_id": f"learning-curve-chart-{run.pk}",
-                "fit": fit,
-                "rows": [
-                    p | {"fitted": predicted(fit, p["questions"])}
-                    for p in sorted(curve["points"], key=lambda p: p["questions"])
-                ],
-                "estimates": [e for e in curve.get("estimates", []) if e.get("times", 1) > 1],
-                "double": next((e for e in curve.get("estimates", []) if e.get("times") == 2), {}),
-                "question_types": [
-                    {"label": labels.get(k, k), **v}
-                    for k, v in sorted(types.get("question_type", {}).items())
-                ],
-                "answer_types": [
-                    {"label": answer_labels.get(k, k), **v}
-                    for k, v in sorted(types.get("answer_type", {}).items())
-                ],
-                "proposal": [
-                    (labels.get(k, k), v) for k, v in sorted(curve.get("proposal", {}).items())
-                ],
-            }
-        )
-    return panels
+    return [_panel(run, labels, answer_labels) for run in curves[:PANELS]]
+
+
+def _panel(run, labels: dict, answer_labels: dict) -> dict:
+    """Return one finished curve's panel: its chart, points, estimates, per-type gains and
+    proposed targets (`labels`: the question types' names)."""
+    curve = run.curve
+    fit = curve.get("fit", {})
+    types = curve.get("types", {})
+    return {
+        "run": run,
+        "curve": curve,
+        "chart": _chart(curve),
+        "chart_id": f"learning-curve-chart-{run.pk}",
+        "fit": fit,
+        "rows": [
+            p | {"fitted": predicted(fit, p["questions"])}
+            for p in sorted(curve["points"], key=lambda p: p["questions"])
+        ],
+        "estimates": [e for e in curve.get("estimates", []) if e.get("times", 1) > 1],
+        "double": next((e for e in curve.get("estimates", []) if e.get("times") == 2), {}),
+        "question_types": [
+            {"label": labels.get(k, k), **v}
+            for k, v in sorted(types.get("question_type", {}).items())
+        ],
+        "answer_types": [
+            {"label": answer_labels.get(k, k), **v}
+            for k, v in sorted(types.get("answer_type", {}).items())
+        ],
+        "proposal": [(labels.get(k, k), v) for k, v in sorted(curve.get("proposal", {}).items())],
+    }
 
 
 def _estimate_context(campaign: Campaign) -> dict:

@@ -15,7 +15,7 @@ from core.i18n import interpolate
 from core.permissions import role_required
 from core.roles import Role
 from evaluation.models import BaselineRun
-from evaluation.services.model_loop.attempts import campaign_model_set
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 
 admin_only = role_required(Role.ADMIN)
 RUNS_LISTED = 50
@@ -46,8 +46,8 @@ def run_choices() -> list[tuple[str, str]]:
 
 
 class CampaignModelForm(forms.Form):
-    """The page's fields; `evaluation.services.model_loop.attempts.campaign_model_check` holds the
-    rules."""
+    """The page's fields; `evaluation.services.model_loop.campaign_model.campaign_model_check`
+    holds the rules."""
 
     model_kind = forms.ChoiceField(
         label=gettext_lazy("Model"), choices=ModelKind.choices, widget=forms.RadioSelect

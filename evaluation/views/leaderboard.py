@@ -24,9 +24,9 @@ from core.roles import Role
 from core.services.figure_jobs import figure_read
 from corpus.models import Split
 from evaluation.selectors.human import HUMAN_FIGURE
-from evaluation.services.leaderboard import (
+from evaluation.services.leaderboard.board import leaderboard_board
+from evaluation.services.leaderboard.submissions import (
     SPLITS,
-    leaderboard_board,
     leaderboard_release,
     submission_check_size,
     submission_create,
@@ -154,6 +154,13 @@ def _submit(request):
         )
     except ServiceError as error:
         return _refused(request, error, form)
+    messages.success(request, _scored_message(submission))
+    query = urlencode({"release": release.pk, "split": submission.split})
+    return redirect(f"{reverse('evaluation:leaderboard')}?{query}")
+
+
+def _scored_message(submission) -> str:
+    """Return the line that tells the submitter the figures (v2.0: both kinds of question)."""
     figures = {
         "label": submission.label,
         "em": submission.exact_match,
@@ -175,9 +182,7 @@ def _submit(request):
             "(F1 %(has).2f on the answerable ones, %(no).2f on the unanswerable ones).",
             submission.total,
         )
-    messages.success(request, interpolate(message, figures))
-    query = urlencode({"release": release.pk, "split": submission.split})
-    return redirect(f"{reverse('evaluation:leaderboard')}?{query}")
+    return interpolate(message, figures)
 
 
 # Exempt from the CSRF middleware, which would read the whole body (to find the token) before

@@ -8,7 +8,8 @@ from django.views.decorators.http import require_http_methods
 from core.errors import ServiceError
 from core.inputs import parse_id
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import baseline_run_start, training_files_readable
+from evaluation.services.baselines.runs import baseline_run_start
+from evaluation.services.baselines.sources import training_files_readable
 from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
     admin_only,

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 from core.i18n import interpolate
-from evaluation.services.baselines import (
+from evaluation.services.baselines.sources import (
     training_file_delete,
     training_file_import,
     training_file_unshare,

@@ -47,7 +47,7 @@ def test_a_counted_message_takes_the_singular_for_one():
 
 
 def test_a_baseline_run_status_line_writes_its_figures_in_the_readers_language():
-    from evaluation.services.baselines import _summary
+    from evaluation.services.baselines.execute import _summary
 
     both = _summary(
         {"dev": {"f1": 3.26, "exact_match": 0.0}, "test": {"f1": 5.6, "exact_match": 1.04}}

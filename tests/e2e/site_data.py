@@ -29,8 +29,9 @@ from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from corpus.services.scraping import scrape_run_start
 from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
-from evaluation.services.leaderboard import submission_create
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
+from evaluation.services.leaderboard.submissions import submission_create
 from exports.models import Release
 from exports.services.releases import release_build, release_create, release_gold
 from exports.services.schedules import schedule_create

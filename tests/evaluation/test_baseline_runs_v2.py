@@ -29,7 +29,8 @@ from corpus.services.articles import article_store
 from evaluation.models import BaselineRun, DatasetAnalysis
 from evaluation.release_data import release_examples
 from evaluation.services.analysis.dataset_analysis import analysis_execute, analysis_start
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
 from exports.models import Release
 from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory

@@ -22,12 +22,9 @@ from core.errors import ServiceError
 from core.roles import Role
 from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import training_file_examples
-from evaluation.services.baselines import (
-    baseline_run_execute,
-    baseline_run_record,
-    training_file_import,
-    training_files_readable,
-)
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
+from evaluation.services.baselines.sources import training_file_import, training_files_readable
 from exports.models import Release
 from exports.services.releases import release_build, release_create, release_storage
 from tests.evaluation.test_baseline_runs import ARTICLES, make_release, releases_folder

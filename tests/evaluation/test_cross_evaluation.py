@@ -16,7 +16,8 @@ from evaluation.baselines import lexical, sliding_window
 from evaluation.metrics import FQUAD_FR, score
 from evaluation.models import BaselineRun, CrossEvaluation
 from evaluation.release_data import training_file_examples
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
 from evaluation.services.cross_evaluation import cross_evaluation_execute, cross_evaluation_start
 from exports.services.releases import release_build, release_create
 from tests.evaluation.test_baseline_runs import make_release, releases_folder

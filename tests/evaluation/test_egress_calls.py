@@ -17,8 +17,9 @@ from annotation.models import ModelAttempt, ModelRound
 from annotation.services.work import lease_claim_next
 from core.roles import Role
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
-from evaluation.services.model_loop.attempts import campaign_model_set
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 from exports.models import Release
 from tests.evaluation.test_baseline_runs import make_release
 from tests.evaluation.test_in_the_loop import (  # noqa: F401 (fixtures)

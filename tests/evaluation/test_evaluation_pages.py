@@ -21,7 +21,7 @@ from corpus.services.articles import article_set_split
 from evaluation.models import BaselineRun, Submission
 from evaluation.selectors import runs as selectors
 from evaluation.selectors.human import HUMAN_FIGURE, _human_fingerprint, human_performance_report
-from evaluation.services import leaderboard
+from evaluation.services.leaderboard import board as leaderboard
 from exports.models import Release
 from tests.factories import UserFactory
 from tests.pages import page_queries

@@ -18,7 +18,8 @@ from rest_framework.test import APIClient
 from core.errors import ServiceError
 from evaluation.gpu_extra import gpu_extra_missing
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import baseline_run_execute, baseline_run_record
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record
 from evaluation.services.curves.fit import curve_summary
 from evaluation.services.curves.learning_curves import learning_curve_execute, learning_curve_record
 from evaluation.services.release_scoring import score_with_check

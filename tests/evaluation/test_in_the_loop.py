@@ -16,7 +16,8 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from evaluation.models import BaselineRun
-from evaluation.services.model_loop.attempts import campaign_model_set, model_answers_fill
+from evaluation.services.model_loop.attempts import model_answers_fill
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 from exports.models import Release
 from tests.annotation.conftest import TEXTS
 from tests.evaluation.predict_servers import Garbage, Slow, serving

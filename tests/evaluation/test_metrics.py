@@ -1,4 +1,4 @@
-"""Exact match, F1, dataset scores and human performance (evaluation/metrics.py).
+"""Exact match, F1, dataset scores and human performance (evaluation/metrics/).
 
 Every expected value is worked out by hand in the comment above it: p and t are the numbers of
 predicted and true tokens, c the tokens they share (as a multiset), P = c/p, R = c/t and

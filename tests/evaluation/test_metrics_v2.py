@@ -1,4 +1,4 @@
-"""SQuAD v2.0 scores and the no-answer classification (evaluation/metrics.py), by hand.
+"""SQuAD v2.0 scores and the no-answer classification (evaluation/metrics/), by hand.
 
 Every expected value is worked out in the comment above it: p and t are the numbers of
 predicted and true tokens, c the tokens they share, P = c/p, R = c/t and F1 = 2PR / (P + R).

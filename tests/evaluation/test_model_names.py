@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from evaluation.model_names import ModelNameError, checkpoint_location, model_location
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import baseline_run_execute
+from evaluation.services.baselines.execute import baseline_run_execute
 from tests.evaluation.test_baseline_runs import make_release
 
 ABSOLUTE = (

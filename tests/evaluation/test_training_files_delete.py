@@ -10,7 +10,7 @@ from django.core.files.base import ContentFile
 
 from core.roles import Role
 from evaluation.models import BaselineRun, TrainingFile
-from evaluation.services.baselines import baseline_run_record
+from evaluation.services.baselines.runs import baseline_run_record
 from exports.services.releases import release_storage
 from tests.evaluation.test_baseline_runs import make_release, releases_folder
 from tests.evaluation.test_baseline_sources import english_api, imported

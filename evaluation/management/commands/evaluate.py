@@ -85,6 +85,26 @@ def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dic
     unanswerable question, unless the file says it is not (``"is_impossible": false``).
     document: the file's parsed JSON when the caller has it (read once, not twice).
     """
+    dataset = {
+        question.id: [answer.text for answer in question.answers]
+        for article in _articles(path)
+        for paragraph in article.paragraphs
+        for question in paragraph.questions
+    }
+    if not dataset:
+        raise CommandError(f"dataset {path}: no question to score")
+    unanswered = _unanswered(dataset, path, squad_version, document)
+    if unanswered:
+        raise CommandError(
+            f"dataset {path}: {len(unanswered)} question(s) without any answer to compare "
+            f"with, e.g. {unanswered[0]!r} (a held-back test split cannot be scored)"
+        )
+    return dataset
+
+
+def _articles(path: str) -> list:
+    """Return a SQuAD file's articles; raise CommandError for a file that cannot be read, is
+    not SQuAD or holds malformed entries (the first three named)."""
     problems: list[SquadProblem] = []
     try:
         articles = list(read_squad(path, on_problem=problems.append))
@@ -96,14 +116,11 @@ def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dic
         shown = "; ".join(str(problem) for problem in problems[:3])
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise CommandError(f"dataset {path}: malformed SQuAD entries: {shown}{more}")
-    dataset = {
-        question.id: [answer.text for answer in question.answers]
-        for article in articles
-        for paragraph in article.paragraphs
-        for question in paragraph.questions
-    }
-    if not dataset:
-        raise CommandError(f"dataset {path}: no question to score")
+    return articles
+
+
+def _unanswered(dataset: dict, path: str, squad_version: str, document) -> list[str]:
+    """Return the ids of the questions without an answer that cannot be scored."""
     if squad_version == "2.0":
         # Unanswerable when it says so. A file that never says (a v1.1 file read as v2.0 on
         # purpose) means it by "answers": []; in one that does, a question without answers
@@ -114,19 +131,12 @@ def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dic
         held_back = bool(says) or (
             isinstance(document, dict) and document.get("version") in V2_VERSIONS
         )
-        unanswered = [
+        return [
             qid
             for qid, truths in dataset.items()
             if not truths and (says.get(qid) is False or (held_back and qid not in says))
         ]
-    else:
-        unanswered = [question_id for question_id, truths in dataset.items() if not truths]
-    if unanswered:
-        raise CommandError(
-            f"dataset {path}: {len(unanswered)} question(s) without any answer to compare "
-            f"with, e.g. {unanswered[0]!r} (a held-back test split cannot be scored)"
-        )
-    return dataset
+    return [question_id for question_id, truths in dataset.items() if not truths]
 
 
 def _document(path: str):

@@ -2,12 +2,9 @@ from core.commands import PlatformCommand
 from core.errors import ServiceError
 from core.inputs import object_by_id
 from evaluation.models import BaselineRun
-from evaluation.services.baselines import (
-    baseline_run_execute,
-    baseline_run_record,
-    baseline_run_start,
-    training_file_import,
-)
+from evaluation.services.baselines.execute import baseline_run_execute
+from evaluation.services.baselines.runs import baseline_run_record, baseline_run_start
+from evaluation.services.baselines.sources import training_file_import
 from evaluation.services.curves.learning_curves import (
     learning_curve_execute,
     learning_curve_record,
@@ -24,6 +21,71 @@ HYPERPARAMETER_OPTIONS = (
     "max_steps",
     "seed",
 )
+
+
+def _add_source_arguments(parser) -> None:
+    """Add a fine-tuning run's training sources: releases, training files, files to import."""
+    parser.add_argument(
+        "--train-release",
+        dest="train_releases",
+        type=int,
+        action="append",
+        help="Train on this finished release's train split (repeat for a union).",
+    )
+    parser.add_argument(
+        "--train-file",
+        dest="train_files",
+        type=int,
+        action="append",
+        help="Train on this imported training file (its id; repeat for a union).",
+    )
+    parser.add_argument(
+        "--import-train-file",
+        dest="import_paths",
+        action="append",
+        metavar="PATH",
+        help="Import this SQuAD-format JSON file (shared with the admins) and train on it.",
+    )
+    parser.add_argument(
+        "--translated",
+        action="store_true",
+        help="The imported files are machine-translated (the run is then translate-train).",
+    )
+    parser.add_argument("--language", default="", help="The imported files' language.")
+
+
+def _imported_files(options: dict) -> list[int]:
+    """Import the files of --import-train-file (shared with the admins); return their ids."""
+    ids = []
+    for path in options.get("import_paths") or []:
+        try:
+            with open(path, "rb") as handle:
+                imported = training_file_import(
+                    file=handle,
+                    language=options.get("language", ""),
+                    translated=options.get("translated", False),
+                    shared=True,
+                )
+        except OSError as error:
+            raise ServiceError({"import_train_file": [f"{path}: {error.strerror}"]}) from None
+        ids.append(imported.pk)
+    return ids
+
+
+def _run_figures(run: BaselineRun) -> dict:
+    """Return what the command prints of a run: its row, its figures, its curve."""
+    return {
+        "id": run.pk,
+        "kind": run.kind,
+        "mode": run.mode,
+        "train_sources": run.train_sources,
+        "status": run.status,
+        "metrics": run.metrics,
+        "device": run.device,
+        "error": run.error,
+        "normalization": {"name": run.normalization, "version": run.normalization_version},
+        **({"curve": _curve(run.curve)} if run.kind == BaselineRun.Kind.LEARNING_CURVE else {}),
+    }
 
 
 class Command(PlatformCommand):
@@ -50,33 +112,7 @@ class Command(PlatformCommand):
         parser.add_argument("--max-steps", dest="max_steps", type=int)
         parser.add_argument("--seed", type=int)
         parser.add_argument("--queue", action="store_true", help="Send it to the workers.")
-        parser.add_argument(
-            "--train-release",
-            dest="train_releases",
-            type=int,
-            action="append",
-            help="Train on this finished release's train split (repeat for a union).",
-        )
-        parser.add_argument(
-            "--train-file",
-            dest="train_files",
-            type=int,
-            action="append",
-            help="Train on this imported training file (its id; repeat for a union).",
-        )
-        parser.add_argument(
-            "--import-train-file",
-            dest="import_paths",
-            action="append",
-            metavar="PATH",
-            help="Import this SQuAD-format JSON file (shared with the admins) and train on it.",
-        )
-        parser.add_argument(
-            "--translated",
-            action="store_true",
-            help="The imported files are machine-translated (the run is then translate-train).",
-        )
-        parser.add_argument("--language", default="", help="The imported files' language.")
+        _add_source_arguments(parser)
         parser.add_argument(
             "--fractions",
             default=None,
@@ -88,19 +124,7 @@ class Command(PlatformCommand):
             Release.objects, release, field="release", missing=f"No release {release}."
         )
         settings = {n: options[n] for n in HYPERPARAMETER_OPTIONS if options.get(n) is not None}
-        train_files = list(options.get("train_files") or [])
-        for path in options.get("import_paths") or []:
-            try:
-                with open(path, "rb") as handle:
-                    imported = training_file_import(
-                        file=handle,
-                        language=options.get("language", ""),
-                        translated=options.get("translated", False),
-                        shared=True,
-                    )
-            except OSError as error:
-                raise ServiceError({"import_train_file": [f"{path}: {error.strerror}"]}) from None
-            train_files.append(imported.pk)
+        train_files = list(options.get("train_files") or []) + _imported_files(options)
         arguments = {
             "release": found,
             "kind": kind,
@@ -117,18 +141,7 @@ class Command(PlatformCommand):
             run = baseline_run_record(**arguments)
             baseline_run_execute(run=run)
         run.refresh_from_db()
-        return {
-            "id": run.pk,
-            "kind": run.kind,
-            "mode": run.mode,
-            "train_sources": run.train_sources,
-            "status": run.status,
-            "metrics": run.metrics,
-            "device": run.device,
-            "error": run.error,
-            "normalization": {"name": run.normalization, "version": run.normalization_version},
-            **({"curve": _curve(run.curve)} if run.kind == BaselineRun.Kind.LEARNING_CURVE else {}),
-        }
+        return _run_figures(run)
 
     def learning_curve(self, arguments: dict, fractions, queue: bool) -> BaselineRun:
         """A learning curve trains on the release's train split (sources are refused)."""

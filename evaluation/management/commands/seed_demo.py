@@ -24,7 +24,7 @@ from core.errors import ServiceError
 from core.roles import Role
 from corpus.models import Article, Paragraph
 from corpus.services.articles import corpus_load
-from evaluation.services.model_loop.attempts import campaign_model_set
+from evaluation.services.model_loop.campaign_model import campaign_model_set
 from exports.models import Release
 from exports.services.releases import release_build, release_create
 
@@ -200,6 +200,32 @@ def demo_corpus_path() -> Path:
     return PIAF if PIAF.exists() else SAMPLE
 
 
+def _demo_logins() -> dict[str, str]:
+    """Ensure the demo accounts, their passwords kept from var/demo-logins.json (written
+    again, readable by its owner only); return {username: password}."""
+    logins_file = settings.VAR_DIR / "demo-logins.json"
+    known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
+    logins = {
+        username: demo_user_ensure(username=username, role=role, known_password=known.get(username))
+        for username, role in DEMO_USERS
+    }
+    logins_file.parent.mkdir(parents=True, exist_ok=True)
+    logins_file.write_text(json.dumps(logins, indent=2))
+    logins_file.chmod(0o600)
+    return logins
+
+
+def _corpus_figures(corpus_path: Path, loaded) -> dict:
+    """Return what the corpus load did and what the corpus holds now."""
+    return {
+        "path": str(corpus_path),
+        "articles_created": loaded.created,
+        "paragraphs_created": loaded.paragraphs,
+        "articles_total": Article.objects.count(),
+        "paragraphs_total": Paragraph.objects.count(),
+    }
+
+
 class Command(PlatformCommand):
     help = (
         "Create (or refresh) one demo account per role, load the offline demo corpus, "
@@ -222,17 +248,7 @@ class Command(PlatformCommand):
         answers_campaign_created = demo_answers_campaign_ensure()
         unanswerable_created = demo_unanswerable_campaign_ensure()
         adversarial_created = demo_adversarial_campaign_ensure()
-        logins_file = settings.VAR_DIR / "demo-logins.json"
-        known = json.loads(logins_file.read_text()) if logins_file.exists() else {}
-        logins = {
-            username: demo_user_ensure(
-                username=username, role=role, known_password=known.get(username)
-            )
-            for username, role in DEMO_USERS
-        }
-        logins_file.parent.mkdir(parents=True, exist_ok=True)
-        logins_file.write_text(json.dumps(logins, indent=2))
-        logins_file.chmod(0o600)
+        logins = _demo_logins()
         demo_questions = demo_questions_ensure()
         demo_answers = demo_answers_ensure()
         release = demo_release_ensure(User.objects.get(username="admin"))
@@ -240,13 +256,7 @@ class Command(PlatformCommand):
             "users": [
                 {"username": u, "role": str(r), "password": logins[u]} for u, r in DEMO_USERS
             ],
-            "corpus": {
-                "path": str(corpus_path),
-                "articles_created": loaded.created,
-                "paragraphs_created": loaded.paragraphs,
-                "articles_total": Article.objects.count(),
-                "paragraphs_total": Paragraph.objects.count(),
-            },
+            "corpus": _corpus_figures(corpus_path, loaded),
             "campaign": {"name": DEMO_CAMPAIGN, "created": campaign_created},
             "answers_campaign": {
                 "name": DEMO_ANSWERS_CAMPAIGN,

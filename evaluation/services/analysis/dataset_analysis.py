@@ -141,12 +141,7 @@ def _split_figures(split: str) -> dict:
     overlaps = [overlap(r[1], r[3]) for r in rows]
     kinds = Counter(r[2] for r in rows)
     total = len(rows) or 1
-    impossible = list(
-        dataset_questions(split=split, unanswerable=True)
-        .filter(is_impossible=True)
-        .values_list("text", "paragraph__text")
-        .iterator(chunk_size=2000)
-    )
+    impossible = _unanswerable(split)
     impossible_overlaps = [overlap(text, paragraph) for text, paragraph in impossible]
     return {
         "questions": len(rows),
@@ -164,6 +159,16 @@ def _split_figures(split: str) -> dict:
         | {"buckets": _buckets(answer_lengths, LENGTH_BUCKETS)},
         "overlap": _summary(overlaps) | {"buckets": _buckets(overlaps, OVERLAP_BUCKETS)},
     }
+
+
+def _unanswerable(split: str) -> list[tuple[str, str]]:
+    """Return (question, paragraph) of the split's questions said unanswerable."""
+    return list(
+        dataset_questions(split=split, unanswerable=True)
+        .filter(is_impossible=True)
+        .values_list("text", "paragraph__text")
+        .iterator(chunk_size=2000)
+    )
 
 
 def _work(analysis: DatasetAnalysis, report) -> str:

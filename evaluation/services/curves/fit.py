@@ -206,6 +206,15 @@ def bootstrap_estimates(
         row |= {"gain_low": None, "gain_high": None}
     if fit.status == TOO_FEW or scores.shape[1] == 0:
         return found
+    draws = _resampled_predictions(ns, scores, at, resamples, seed)
+    if draws:
+        _add_intervals(found, np.array(draws), level)
+    return found
+
+
+def _resampled_predictions(ns, scores: np.ndarray, at, resamples: int, seed: int) -> list:
+    """Return each resample's predictions at `at` (dev questions drawn with replacement, the
+    same draw for every point), the resamples whose curve cannot be fitted left out."""
     rng = np.random.default_rng(seed)
     draws = []
     for _ in range(resamples):
@@ -213,19 +222,21 @@ def bootstrap_estimates(
         again = fit_power_law(ns, scores[:, pick].mean(axis=1))
         if again.status != TOO_FEW:
             draws.append([again.predict(n) for n in at])
-    if not draws:
-        return found
-    table = np.array(draws)
+    return draws
+
+
+def _add_intervals(found: list[dict], table: np.ndarray, level: float) -> None:
+    """Write into each row the quantiles of its predictions, and past the first those of its
+    gain over the first."""
     low_q, high_q = (1 - level) / 2, (1 + level) / 2
     for i, row in enumerate(found):
         row["low"] = float(np.quantile(table[:, i], low_q))
         row["high"] = float(np.quantile(table[:, i], high_q))
-        row["resamples"] = len(draws)
+        row["resamples"] = len(table)
         if i:
             gains = table[:, i] - table[:, 0]
             row["gain_low"] = float(np.quantile(gains, low_q))
             row["gain_high"] = float(np.quantile(gains, high_q))
-    return found
 
 
 def gain_above_noise(estimate: Mapping) -> bool:
@@ -347,15 +358,10 @@ def curve_summary(points: Sequence[Mapping], n_today: int) -> dict:
         row["gain"] = None if row["f1"] is None or today["f1"] is None else row["f1"] - today["f1"]
     helps = fit.status == OK and gain_above_noise(estimates[1])
     overall_f1 = points[-1]["f1"] if points else None
-    types = {}
-    for key in ("question_type", "answer_type"):
-        names = sorted({name for p in points for name in p.get(key, {})})
-        by_type = {name: [p.get(key, {}).get(name, {}).get("f1") for p in points] for name in names}
-        gains = type_gains(ns, by_type, n_today, overall_f1=overall_f1, helps=helps)
-        last = points[-1].get(key, {}) if points else {}
-        for name, row in gains.items():
-            row["share"] = last.get(name, {}).get("share")
-        types[key] = gains
+    types = {
+        key: _types_gains(points, key, n_today, overall_f1=overall_f1, helps=helps)
+        for key in ("question_type", "answer_type")
+    }
     # Noise is no reason to move a campaign's types: nothing is proposed then.
     proposal = propose_targets(types.get("question_type", {})) if helps else {}
     return {
@@ -368,6 +374,19 @@ def curve_summary(points: Sequence[Mapping], n_today: int) -> dict:
         "types": types,
         "proposal": proposal,
     }
+
+
+def _types_gains(points: Sequence[Mapping], key: str, n_today: int, **given) -> dict:
+    """Return the gains of each type of the points' `key` breakdown, with its share in the
+    last point (`given`: type_gains' overall_f1 and helps)."""
+    ns = [p["questions"] for p in points]
+    names = sorted({name for p in points for name in p.get(key, {})})
+    by_type = {name: [p.get(key, {}).get(name, {}).get("f1") for p in points] for name in names}
+    gains = type_gains(ns, by_type, n_today, **given)
+    last = points[-1].get(key, {}) if points else {}
+    for name, row in gains.items():
+        row["share"] = last.get(name, {}).get("share")
+    return gains
 
 
 def predicted(fit: Mapping, n: float) -> float | None:

@@ -7,25 +7,23 @@ skips them), and once every point is in, the fit, the estimates at 2× and 4× w
 bootstrap interval, the per-type gains and the proposed question-type targets
 (`evaluation.services.curves.fit`, pure). docs/learning-curve.md tells the choices.
 
-The campaign dashboard reads the estimate through `campaign_learning_estimate` and accepts
-the proposed targets through `campaign_targets_accept` (annotation's campaign service).
-"""
+The campaign dashboard reads the estimate and accepts the proposed targets through
+`evaluation.services.curves.campaigns`."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from annotation.models import Campaign, Question, QuestionType
 from annotation.selectors.questions import questions_by_export_id
-from annotation.selectors.reports import counted_leases, seconds_worked
-from annotation.services.campaigns import campaign_update
 from core.errors import ServiceError
 from core.i18n import Text
 from core.services.jobs import Superseded, job_enqueue, job_run
@@ -34,21 +32,16 @@ from evaluation.metrics import best_over, f1
 from evaluation.model_names import model_location
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
-from evaluation.services.baselines import (
-    _device_name,
-    _gold_examples,
-    _score,
-    _scored_splits,
-    _train_count,
-    baseline_run_record,
-)
+from evaluation.services.baselines.execute import _device_name, _gold_examples, _score
+from evaluation.services.baselines.runs import _scored_splits, baseline_run_record
+from evaluation.services.baselines.sources import _train_count
 from evaluation.services.curves.fit import (
     DEFAULT_FRACTIONS,
     MAX_POINTS,
     curve_summary,
     nested_subsets,
 )
-from evaluation.services.leaderboard import release_split_normalization
+from evaluation.services.leaderboard.submissions import release_split_normalization
 from exports.models import Release
 from exports.services.releases import release_gold
 
@@ -105,16 +98,7 @@ def learning_curve_record(
         raise ServiceError({"kind": [problem]})
     clean = check_fractions(fractions)
     if release.status == Release.Status.SUCCEEDED:
-        if release.squad_version == "2.0":
-            raise ServiceError(
-                {"release": [_("Learning curves score SQuAD v1.1 releases for now.")]}
-            )
-        if "dev" not in _scored_splits(release):
-            raise ServiceError({"release": [_("A learning curve is scored on a dev split.")]})
-        if "train" not in release.options.get("splits", []) or _train_count(release) == 0:
-            raise ServiceError(
-                {"release": [_("The release's train split holds no question to learn from.")]}
-            )
+        _check_curve_release(release)
     with transaction.atomic():
         run = baseline_run_record(
             release=release,
@@ -132,6 +116,19 @@ def learning_curve_record(
         }
         run.save(update_fields=["curve"])
     return run
+
+
+def _check_curve_release(release: Release) -> None:
+    """Refuse a finished release a curve cannot be drawn on: v2.0, no dev split, no train
+    question (an unfinished one is refused by `baseline_run_record`)."""
+    if release.squad_version == "2.0":
+        raise ServiceError({"release": [_("Learning curves score SQuAD v1.1 releases for now.")]})
+    if "dev" not in _scored_splits(release):
+        raise ServiceError({"release": [_("A learning curve is scored on a dev split.")]})
+    if "train" not in release.options.get("splits", []) or _train_count(release) == 0:
+        raise ServiceError(
+            {"release": [_("The release's train split holds no question to learn from.")]}
+        )
 
 
 def learning_curve_start(**arguments) -> BaselineRun:
@@ -162,16 +159,22 @@ def _key(fraction) -> str:
     return str(fraction)
 
 
-def _work(run: BaselineRun, report) -> Text:
-    gpu_extra_require()
-    import torch
+@dataclass
+class _CurveData:
+    """What every point of a curve reads: the train questions by id, their nested subsets,
+    the dev split's gold, examples and normalization."""
 
-    from evaluation.baselines import qa
+    by_id: dict
+    subsets: list
+    gold: dict
+    examples: list
+    norm: Any
+    dev_ids: list
 
+
+def _curve_data(run: BaselineRun, fractions, seed) -> _CurveData:
+    """Return the release's train questions and dev split for a curve, or raise what is missing."""
     release = run.release
-    curve = dict(run.curve or {})
-    fractions = curve.get("fractions") or list(DEFAULT_FRACTIONS)
-    seed = curve.get("seed", run.hyperparameters.get("seed", DEFAULT_SEED))
     if "dev" not in _scored_splits(release):
         raise RuntimeError("the release has no dev split to score the curve on")
     train = [e for e in release_examples(release, "train") if e["answers"]["text"]]
@@ -184,9 +187,21 @@ def _work(run: BaselineRun, report) -> Text:
         raise RuntimeError("the dev split holds no question to score")
     examples = _gold_examples(run, "dev")
     norm = release_split_normalization(question_ids=gold)
-    dev_ids = sorted(gold)
-    curve |= {"fractions": fractions, "seed": seed, "train_questions": len(by_id)}
-    curve["dev_questions"] = len(dev_ids)
+    return _CurveData(by_id, subsets, gold, examples, norm, sorted(gold))
+
+
+def _work(run: BaselineRun, report) -> Text:
+    gpu_extra_require()
+    import torch
+
+    from evaluation.baselines import qa
+
+    curve = dict(run.curve or {})
+    fractions = curve.get("fractions") or list(DEFAULT_FRACTIONS)
+    seed = curve.get("seed", run.hyperparameters.get("seed", DEFAULT_SEED))
+    data = _curve_data(run, fractions, seed)
+    curve |= {"fractions": fractions, "seed": seed, "train_questions": len(data.by_id)}
+    curve["dev_questions"] = len(data.dev_ids)
     points = list(curve.get("points", []))
     done = {_key(p["fraction"]) for p in points}
     if done:
@@ -197,71 +212,93 @@ def _work(run: BaselineRun, report) -> Text:
         **{"compile": torch.cuda.is_available(), "seed": seed, **run.hyperparameters}
     )
     device = _device_name()
-    for i, (fraction, ids) in enumerate(zip(fractions, subsets, strict=True)):
+    for i, (fraction, ids) in enumerate(zip(fractions, data.subsets, strict=True)):
         if _key(fraction) in done:
             continue
-        band = (int(95 * i / len(fractions)), int(95 * (i + 1) / len(fractions)))
-        shown = Text.counted(
-            gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d question)"),
-            gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d questions)"),
-            "questions",
-            {"i": i + 1, "n": len(fractions), "fraction": fraction, "questions": len(ids)},
-        )
-        report(band[0], shown)
-        started = time.monotonic()
-        model, tokenizer = qa.load_pretrained(model_location(run.model))  # each point afresh
-
-        def progress(step, band=band, shown=shown):
-            share = step.step / max(step.total_steps, 1)
-            report(band[0] + int((band[1] - band[0]) * 0.8 * share), shown)
-
-        summary = qa.train(model, tokenizer, [by_id[q] for q in ids], config, progress=progress)
-        trained = time.monotonic() - started
-        predictions = qa.predict(model, tokenizer, examples, config)
-        metrics, breakdown = _score(run, "dev", examples, predictions, gold, norm)
-        point = {
-            "fraction": fraction,
-            "questions": len(ids),
-            "ids_sha256": _digest(ids),
-            "exact_match": metrics["exact_match"],
-            "f1": metrics["f1"],
-            "question_type": breakdown["question_type"],
-            "answer_type": breakdown["answer_type"],
-            "per_question_f1": [
-                round(100 * best_over(f1, predictions[q], gold[q], norm), 2)
-                if q in predictions
-                else 0.0
-                for q in dev_ids
-            ],
-            "steps": summary.get("steps"),
-            "train_seconds": round(trained, 3),
-            "seconds": round(time.monotonic() - started, 3),
-        }
+        point = _point(qa, run, config, data, (i, len(fractions), fraction, ids), report)
         points.append(point)
         curve["points"] = points
         run.log = (
             f"{run.log}point {fraction} %: {len(ids)} questions, dev EM "
-            f"{metrics['exact_match']:.2f}, F1 {metrics['f1']:.2f} ({point['seconds']:.1f} s)\n"
+            f"{point['exact_match']:.2f}, F1 {point['f1']:.2f} ({point['seconds']:.1f} s)\n"
         )
         _save(run, curve=curve, log=run.log, device=device)
-        del model
     points.sort(key=lambda p: p["questions"])
     curve["points"] = points
-    curve |= curve_summary(points, len(by_id))
-    curve["campaigns"] = _campaigns(list(by_id))
-    last = points[-1]
+    curve |= curve_summary(points, len(data.by_id))
+    curve["campaigns"] = _campaigns(list(data.by_id))
+    _save_curve(run, curve, data, device)
+    return _curve_said(curve, points)
+
+
+def _point(qa, run: BaselineRun, config, data: _CurveData, at: tuple, report) -> dict:
+    """Train a fresh model on one subset (`at`: its place i of n, its fraction and its ids),
+    score it on dev and return the curve's point."""
+    i, n, fraction, ids = at
+    band = (int(95 * i / n), int(95 * (i + 1) / n))
+    shown = Text.counted(
+        gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d question)"),
+        gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d questions)"),
+        "questions",
+        {"i": i + 1, "n": n, "fraction": fraction, "questions": len(ids)},
+    )
+    report(band[0], shown)
+    started = time.monotonic()
+    model, tokenizer = qa.load_pretrained(model_location(run.model))  # each point afresh
+
+    def progress(step, band=band, shown=shown):
+        share = step.step / max(step.total_steps, 1)
+        report(band[0] + int((band[1] - band[0]) * 0.8 * share), shown)
+
+    summary = qa.train(model, tokenizer, [data.by_id[q] for q in ids], config, progress=progress)
+    trained = time.monotonic() - started
+    predictions = qa.predict(model, tokenizer, data.examples, config)
+    del model
+    metrics, breakdown = _score(run, "dev", data.examples, predictions, data.gold, data.norm)
+    return {
+        "fraction": fraction,
+        "questions": len(ids),
+        "ids_sha256": _digest(ids),
+        "exact_match": metrics["exact_match"],
+        "f1": metrics["f1"],
+        "question_type": breakdown["question_type"],
+        "answer_type": breakdown["answer_type"],
+        "per_question_f1": _per_question_f1(predictions, data),
+        "steps": summary.get("steps"),
+        "train_seconds": round(trained, 3),
+        "seconds": round(time.monotonic() - started, 3),
+    }
+
+
+def _per_question_f1(predictions: dict, data: _CurveData) -> list[float]:
+    """Return each dev question's F1 in percent, in the order of its id (0 without prediction)."""
+    return [
+        round(100 * best_over(f1, predictions[q], data.gold[q], data.norm), 2)
+        if q in predictions
+        else 0.0
+        for q in data.dev_ids
+    ]
+
+
+def _save_curve(run: BaselineRun, curve: dict, data: _CurveData, device: str) -> None:
+    """Store the finished curve with its largest point's dev figures as the run's own."""
+    last = curve["points"][-1]
     keys = ("exact_match", "f1")
     _save(
         run,
         curve=curve,
         device=device,
-        metrics={"dev": {k: last[k] for k in keys} | {"total": len(dev_ids), "missing": 0}},
+        metrics={"dev": {k: last[k] for k in keys} | {"total": len(data.dev_ids), "missing": 0}},
         breakdown={
             "dev": {"question_type": last["question_type"], "answer_type": last["answer_type"]}
         },
-        normalization=norm.name,
-        normalization_version=norm.version,
+        normalization=data.norm.name,
+        normalization_version=data.norm.version,
     )
+
+
+def _curve_said(curve: dict, points: list) -> Text:
+    """Return the run's closing line: the points and the F1 estimated at twice the questions."""
     estimate = curve["estimates"][1]["f1"]
     if estimate is None:
         return Text.counted(
@@ -289,73 +326,3 @@ def _campaigns(ids: list[str]) -> dict[str, int]:
                 key = str(row["campaign_id"])
                 counts[key] = counts.get(key, 0) + row["n"]
     return counts
-
-
-def campaign_learning_run(campaign: Campaign) -> BaselineRun | None:
-    """Return the newest finished learning curve whose release's train split holds questions
-    written in this campaign (the run recorded them in `curve["campaigns"]`)."""
-    return (
-        BaselineRun.objects.filter(
-            kind=BaselineRun.Kind.LEARNING_CURVE,
-            status=BaselineRun.Status.SUCCEEDED,
-            curve__campaigns__has_key=str(campaign.pk),
-        )
-        .select_related("release")
-        .order_by("-finished_at", "-pk")
-        .first()
-    )
-
-
-def campaign_seconds_per_question(campaign: Campaign) -> tuple[float, bool]:
-    """Return (seconds per question, measured): the campaign's worked time (the hours report's
-    definition: counted leases, capped at the lease length) over its questions; the
-    guideline pace (`seconds_per_question`) when nothing is measured yet."""
-    questions = Question.objects.filter(campaign=campaign).count()
-    seconds = seconds_worked(counted_leases().filter(campaign=campaign))
-    if questions and seconds:
-        return seconds / questions, True
-    return float(campaign.seconds_per_question), False
-
-
-def campaign_learning_estimate(*, campaign: Campaign) -> dict | None:
-    """Return the learning-curve estimate beside the campaign's annotation cost, or None when
-    no finished curve covers the campaign. Doubling the data is today's train questions
-    more; its cost is that many questions at the campaign's measured pace."""
-    run = campaign_learning_run(campaign)
-    if run is None:
-        return None
-    curve = run.curve
-    n_today = curve.get("n_today") or curve.get("train_questions") or 0
-    estimates = {row["times"]: row for row in curve.get("estimates", [])}
-    per_question, measured = campaign_seconds_per_question(campaign)
-    double = estimates.get(2, {})
-    labels = dict(QuestionType.choices)
-    types = [
-        {"type": name, "label": labels.get(name, name), **row}
-        for name, row in curve.get("types", {}).get("question_type", {}).items()
-    ]
-    return {
-        "run": run,
-        "fit": curve.get("fit", {}),
-        "n_today": n_today,
-        "more_questions": n_today,
-        "hours": n_today * per_question / 3600,
-        "seconds_per_question": per_question,
-        "measured": measured,
-        "gain": double.get("gain"),
-        "gain_low": double.get("gain_low"),
-        "gain_high": double.get("gain_high"),
-        "helps": bool(curve.get("helps")),
-        "overall_f1": curve.get("overall_f1"),
-        "estimates": [estimates[k] for k in sorted(estimates) if k > 1],
-        "types": types,
-        "proposal": curve.get("proposal", {}),
-    }
-
-
-def campaign_targets_accept(*, campaign: Campaign, targets) -> Campaign:
-    """Save question-type targets an admin accepted or edited (the campaign's own checks:
-    known types, whole percents from 0 to 100, at most 100 in all)."""
-    if isinstance(targets, dict):
-        targets = {k: v for k, v in targets.items() if v is not None}
-    return campaign_update(campaign=campaign, question_type_targets=targets)

@@ -28,7 +28,7 @@ from core.services.jobs import job_run, job_succeed
 from evaluation.baselines.lexical import predict_all
 from evaluation.baselines.mrqa_client import predict_over_http
 from evaluation.run_predict import run_predict
-from evaluation.services.baselines import mrqa_contexts
+from evaluation.services.baselines.execute import mrqa_contexts
 from evaluation.services.model_loop.attempts import answer_scores, is_fooled
 
 
@@ -95,27 +95,7 @@ def _work(model_round: ModelRound, report) -> Text:
         number: [] for number in range(1, model_round.number)
     }
     if questions:
-        predicting = Text.counted(
-            gettext_noop("predicting %(n)d question"),
-            gettext_noop("predicting %(n)d questions"),
-            "n",
-            {"n": len(questions)},
-        )
-        report(10, predicting)
-        examples = [
-            {"id": str(q.pk), "context": q.paragraph.text, "question": q.text} for q in questions
-        ]
-        predictions = _predict(model_round, examples)
-        report(90, Text(gettext_noop("scoring")))
-        language = Campaign.objects.values_list("language", flat=True).get(
-            pk=model_round.campaign_id
-        )
-        for question in questions:
-            em, f1 = answer_scores(
-                predictions.get(str(question.pk), ""), answers[question.pk], language
-            )
-            fooled = is_fooled(f1, model_round.f1_threshold)
-            by_round.setdefault(question.written_in, []).append((em, f1, fooled))
+        _score_questions(model_round, questions, answers, by_round, report)
     results = {
         "rounds": {str(number): _figures(scores) for number, scores in sorted(by_round.items())},
         "model": model_round.label,
@@ -130,6 +110,30 @@ def _work(model_round: ModelRound, report) -> Text:
         model_round_results_store(model_round=model_round, results=results)
         job_succeed(model_round, message)
     return message
+
+
+def _score_questions(model_round: ModelRound, questions, answers: dict, by_round, report):
+    """Ask the round's model the questions and add each one's (EM, F1, fooled) to the round
+    it was written in."""
+    predicting = Text.counted(
+        gettext_noop("predicting %(n)d question"),
+        gettext_noop("predicting %(n)d questions"),
+        "n",
+        {"n": len(questions)},
+    )
+    report(10, predicting)
+    examples = [
+        {"id": str(q.pk), "context": q.paragraph.text, "question": q.text} for q in questions
+    ]
+    predictions = _predict(model_round, examples)
+    report(90, Text(gettext_noop("scoring")))
+    language = Campaign.objects.values_list("language", flat=True).get(pk=model_round.campaign_id)
+    for question in questions:
+        em, f1 = answer_scores(
+            predictions.get(str(question.pk), ""), answers[question.pk], language
+        )
+        fooled = is_fooled(f1, model_round.f1_threshold)
+        by_round.setdefault(question.written_in, []).append((em, f1, fooled))
 
 
 def model_round_execute(*, round: ModelRound) -> None:  # noqa: A002 (the spec's name)

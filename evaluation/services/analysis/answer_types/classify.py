@@ -1,0 +1,61 @@
+"""The precedence of the rules: one answer span of a parsed context to its type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluation.services.analysis.answer_types.clauses import (
+    _is_cited_word,
+    _is_clause,
+    _is_imperative,
+    _is_participle,
+    _is_summer,
+)
+from evaluation.services.analysis.answer_types.dates import is_date_text
+from evaluation.services.analysis.answer_types.kinds import POS_TYPES, AnswerType
+from evaluation.services.analysis.answer_types.names import (
+    _entity_type,
+    _group_name,
+    _is_address,
+    _named_type,
+    _proper_class,
+    _titled_work,
+)
+from evaluation.services.analysis.answer_types.numbers import _is_quantity
+from evaluation.services.analysis.answer_types.tokens import (
+    _counts_a_noun,
+    _head_pos,
+    _is_content,
+    _syntactic_head,
+)
+
+
+def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
+    """Return the type of the answer at doc.text[start_char:end_char] (precedence above)."""
+    # doc.text joins every token of the paragraph: read lengths and text from tokens instead
+    length = doc[-1].idx + len(doc[-1].text_with_ws) if len(doc) else 0
+    if not 0 <= start_char < end_char <= length:
+        raise ValueError(f"answer span {start_char}..{end_char} is outside the context")
+    span = doc.char_span(start_char, end_char, alignment_mode="expand")
+    text = span.text[start_char - span.start_char : end_char - span.start_char]
+    tokens = [token for token in span if not (token.is_punct or token.is_space)]
+    if not tokens or _is_cited_word(span):
+        return AnswerType.OTHER
+    if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
+        return AnswerType.DATE
+    content = [token for token in tokens if _is_content(token)] or tokens
+    head = _syntactic_head(span, content)
+    if _is_clause(span, head) or _is_imperative(tokens) or _is_participle(tokens, head):
+        return AnswerType.VERB
+    if _is_address(tokens):
+        return AnswerType.PLACE
+    if _is_quantity(tokens, content, head):
+        return AnswerType.NUMBER
+    return (
+        _proper_class(tokens, head)
+        or _titled_work(span, head)
+        or _named_type(span, head)
+        or _group_name(head)
+        or _entity_type(span, head)
+        or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
+    )
