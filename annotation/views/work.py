@@ -92,6 +92,16 @@ def _page_messages(campaign: Campaign) -> dict:
     A message about a count is chosen here for the campaign's number (the script fills in
     the same number): the script has no plural rules of its own."""
     return {
+        **_question_messages(campaign),
+        **_sending_messages(),
+        **_model_messages(),
+        **span_messages(),
+    }
+
+
+def _question_messages(campaign: Campaign) -> dict:
+    """What the page says about the questions being written, their answers and their count."""
+    return {
         "noQuestionMark": _("A question ends with “?”."),
         "copied": _("This copies a long run of the paragraph: rephrase it."),
         "duplicate": _("You already asked this question on this paragraph."),
@@ -107,36 +117,11 @@ def _page_messages(campaign: Campaign) -> dict:
             "was cut."
         ),
         "charCounter": _("%(count)s / %(max)s characters"),
-        "wasSent": _("This paragraph was sent."),
-        "saved": _("Draft saved at %(time)s"),
-        "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
-        "draftTroubleTitle": _("Your questions are not reaching the server."),
-        "draftTroubleKept": _(
-            "They are kept in this browser and will be sent as soon as the server answers: "
-            "keep working, and do not clear this browser's data."
-        ),
-        "draftTroubleNotKept": _(
-            "This browser cannot keep them either (private browsing or storage full): keep "
-            "this page open until they are saved."
-        ),
-        "draftRefusedTitle": _("The server refuses to save this draft."),
-        "draftRefusedKept": _(
-            "Your questions are kept in this browser: copy them before leaving this page."
-        ),
-        "draftRestored": _("Restored from this browser: not yet saved on the server."),
-        "takenTitle": _("Another annotator took this paragraph."),
         "edit": _("Edit"),
         "delete": _("Delete"),
         "answer": _("Answer"),
         "answerLabel": _("Answer:"),
-        "submitted": _("Sent. Thank you!"),
-        "refused": _("The server refused the paragraph: see the messages below."),
-        "offline": _("The server cannot be reached; nothing is lost, try again."),
         "selected": _("Selected answer"),
-        "taken": _(
-            "Your lease expired and another annotator took this paragraph: copy your "
-            "questions before leaving."
-        ),
         "unfinished": _(
             "Finish the question you are writing (it needs its answer) or clear it, then send."
         ),
@@ -161,6 +146,43 @@ def _page_messages(campaign: Campaign) -> dict:
         "existingDuplicate": _("This question is already asked on this paragraph."),
         "counterAnswerable": _("answerable"),
         "counterUnanswerable": _("unanswerable"),
+    }
+
+
+def _sending_messages() -> dict:
+    """What the page says about saving the draft and sending the paragraph."""
+    return {
+        "wasSent": _("This paragraph was sent."),
+        "saved": _("Draft saved at %(time)s"),
+        "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
+        "draftTroubleTitle": _("Your questions are not reaching the server."),
+        "draftTroubleKept": _(
+            "They are kept in this browser and will be sent as soon as the server answers: "
+            "keep working, and do not clear this browser's data."
+        ),
+        "draftTroubleNotKept": _(
+            "This browser cannot keep them either (private browsing or storage full): keep "
+            "this page open until they are saved."
+        ),
+        "draftRefusedTitle": _("The server refuses to save this draft."),
+        "draftRefusedKept": _(
+            "Your questions are kept in this browser: copy them before leaving this page."
+        ),
+        "draftRestored": _("Restored from this browser: not yet saved on the server."),
+        "takenTitle": _("Another annotator took this paragraph."),
+        "submitted": _("Sent. Thank you!"),
+        "refused": _("The server refused the paragraph: see the messages below."),
+        "offline": _("The server cannot be reached; nothing is lost, try again."),
+        "taken": _(
+            "Your lease expired and another annotator took this paragraph: copy your "
+            "questions before leaving."
+        ),
+    }
+
+
+def _model_messages() -> dict:
+    """What the page says about the model in the loop's verdicts."""
+    return {
         "modelAsking": _("Asking the model…"),
         "modelUnavailable": _("Model unavailable: go on, your question is kept."),
         "modelSays": _("Model (%(model)s):"),
@@ -173,7 +195,6 @@ def _page_messages(campaign: Campaign) -> dict:
         "modelMark": _("Model's answer to question %(number)s"),
         "rephrase": _("Edit it and rephrase to fool the model."),
         "foolingCounter": _("%(count)s / %(target)s fooling the model"),
-        **span_messages(),
     }
 
 
