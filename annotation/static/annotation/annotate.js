@@ -18,14 +18,10 @@
  * draft (debounced) so a closed tab, a crash or an expired lease loses nothing; the server
  * validates everything again on submit, and a refusal keeps the text on screen.
  *
- * The draft is also kept in this browser (localStorage, one entry per lease), written on every
- * change before anything goes to the network, so a server that fails or cannot be reached loses
- * nothing either. Each change raises the draft's revision (`rev`, saved in the draft); on load,
- * the copy with the higher revision wins, the server's on a tie. A failed save is retried (1, 2,
- * 4, 8, then every 15 seconds, and at once when the browser comes back online); after 5 seconds
- * without an answer the notice beside the questions says so. A refusal that will never succeed
- * (a 4xx: the item sent or given back, too large, signed out) is not retried: the notice shows
- * the server's reason at once. Sending the paragraph or giving it back forgets the copy.
+ * The draft is also kept in this browser, and a server that fails, hangs or refuses is said in
+ * the notice beside the questions: window.DraftKeeper (draft-keeper.js, shared with the
+ * additional-answer page) does both; this page gives it the draft and its messages. Sending the
+ * paragraph or giving it back forgets this browser's copy.
  * All text goes into the page through textContent: nothing here builds HTML from strings.
  *
  * Few actions per question: the question field has the focus when the page opens; Enter adds
@@ -38,7 +34,7 @@
   "use strict";
 
   const root = document.getElementById("annotate");
-  if (!root || !window.SpanSelect) return;
+  if (!root || !window.SpanSelect || !window.DraftKeeper) return;
   const S = window.SpanSelect;
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("annotate-messages").textContent);
@@ -151,60 +147,29 @@
   let saved = {};
   try { saved = JSON.parse($("annotate-draft").textContent || "{}") || {}; } catch (e) { saved = {}; }
   if (!saved || typeof saved !== "object" || Array.isArray(saved)) saved = {};
-  const revisionOf = (draft) => (Number.isInteger(draft.rev) && draft.rev > 0 ? draft.rev : 0);
-
-  /* This browser's copy of the draft: {rev, changedAt, draft} under one key per lease. */
-  const storeKey = `annotate-draft:${root.dataset.leaseId}`;
-  const STORE_PREFIX = "annotate-draft:";
-  const STORE_DAYS = 30;  // a copy left behind (a lease that expired elsewhere) goes after this
-  const store = (() => {
-    try {
-      const s = window.localStorage;
-      s.setItem(`${STORE_PREFIX}probe`, "1");
-      s.removeItem(`${STORE_PREFIX}probe`);
-      return s;
-    } catch (e) { return null; }  // storage off, private mode, full: the server alone keeps it
-  })();
-  function readLocal() {
-    if (!store) return null;
-    try {
-      const copy = JSON.parse(store.getItem(storeKey) || "null");
-      return copy && Number.isInteger(copy.rev) && copy.draft && typeof copy.draft === "object" &&
-        !Array.isArray(copy.draft) ? copy : null;
-    } catch (e) { return null; }
-  }
-  let keptHere = Boolean(store);  // whether the last change reached this browser's storage
-  function writeLocal(draft) {
-    if (!store) return;
-    try {
-      store.setItem(storeKey, JSON.stringify({ rev: draft.rev, changedAt: Date.now(), draft }));
-      keptHere = true;
-    } catch (e) { keptHere = false; }  // full: the notice says to keep the page open
-  }
-  function forgetLocal() {
-    if (store) try { store.removeItem(storeKey); } catch (e) { /* nothing to forget */ }
-  }
-  function pruneLocal() {
-    if (!store) return;
-    const oldest = Date.now() - STORE_DAYS * 86400000;
-    try {
-      for (const key of Object.keys(store)) {
-        if (!key.startsWith(STORE_PREFIX) || key === storeKey) continue;
-        let copy = null;
-        try { copy = JSON.parse(store.getItem(key)); } catch (e) { copy = null; }
-        if (!copy || !(copy.changedAt > oldest)) store.removeItem(key);
-      }
-    } catch (e) { /* storage went away meanwhile */ }
-  }
-
-  const serverRev = revisionOf(saved);
-  const local = readLocal();
-  const fromBrowser = local !== null && local.rev > serverRev;  // the server missed changes
-  const state = restore(fromBrowser ? local.draft : saved);
-  let rev = fromBrowser ? local.rev : serverRev;  // the revision of what is on screen
-  let ackedRev = serverRev;  // the last revision the server confirmed
+  /* The draft is kept by window.DraftKeeper (draft-keeper.js): this browser's copy, one entry
+   * per lease, and the server's, saved with retries; the notice says when saving fails. */
+  const keeper = window.DraftKeeper.create({
+    prefix: "annotate-draft:",
+    id: root.dataset.leaseId,
+    url: root.dataset.draftUrl,
+    csrf,
+    server: saved,
+    body: () => ({ ...state, current: { ...state.current, seconds: elapsed() } }),
+    elements: {
+      status: $("draft-status"), notice: $("draft-notice"), title: $("draft-notice-title"),
+      text: $("draft-notice-text"), retry: $("draft-retry"),
+    },
+    messages: {
+      saved: T.saved, saveFailed: T.saveFailed, taken: T.taken, takenTitle: T.takenTitle,
+      troubleTitle: T.draftTroubleTitle, troubleKept: T.draftTroubleKept,
+      troubleNotKept: T.draftTroubleNotKept, refusedTitle: T.draftRefusedTitle,
+      refusedKept: T.draftRefusedKept, restored: T.draftRestored,
+    },
+    timeNow,
+  });
+  const state = restore(keeper.draft);
   let startedAt = null;
-  let saveTimer = null;
   let sent = false;
   let detach = null;
   let modelShown = null;  // the question whose model answer is marked in the paragraph
@@ -494,142 +459,10 @@
     return clock.format(new Date());
   }
 
-  /* Saving: one request at a time (a later one must not overtake it), retried with a backoff
-   * while the server fails, never retried on a refusal (a 4xx other than 408/429). */
-  const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
-  const NOTICE_AFTER_MS = 5000;
-  const notice = $("draft-notice");
-  let inFlight = null;  // the AbortController of the request on its way (or true without one)
-  let saveAgain = false;
-  let retryAfterAbort = false;
-  let failures = 0;
-  let refused = false;
-  let waitingSince = null;  // the first unanswered save since the last success
-  let noticeTimer = null;
-  let noticeKind = "";
-
-  const draftBody = () => ({ ...state, current: { ...state.current, seconds: elapsed() }, rev });
-  const status = (text) => { $("draft-status").textContent = text; };
-
-  function showNotice(kind, title, lines) {
-    noticeKind = kind;
-    notice.classList.toggle("is-refused", kind !== "trouble");
-    $("draft-notice-title").textContent = title;
-    $("draft-notice-text").replaceChildren(...lines.map((line) => element("p", line)));
-    $("draft-retry").hidden = kind !== "trouble";
-    notice.hidden = false;
-  }
-  function hideNotice() {
-    noticeKind = "";
-    notice.hidden = true;
-  }
-  function showTrouble() {
-    noticeTimer = null;
-    if (sent || refused || waitingSince === null) return;
-    showNotice("trouble", T.draftTroubleTitle, [keptHere ? T.draftTroubleKept : T.draftTroubleNotKept]);
-  }
-
-  function schedule(ms) {
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(saveDraft, ms);
-  }
-
-  function saveDraft() {
-    clearTimeout(saveTimer);
-    saveTimer = null;
-    if (sent || rev <= ackedRev) return;
-    if (inFlight) { saveAgain = true; return; }
-    const controller = typeof AbortController === "function" ? new AbortController() : null;
-    inFlight = controller || true;
-    if (waitingSince === null) {
-      waitingSince = Date.now();
-      noticeTimer = setTimeout(showTrouble, NOTICE_AFTER_MS);
-    }
-    const draft = draftBody();
-    // No time-out of our own: a hanging request shows the notice after 5 s like a failing
-    // one, and "Try again now" (or `online`) cancels it and sends again.
-    fetch(root.dataset.draftUrl, {
-      method: "PUT", credentials: "same-origin", keepalive: true,  // survives closing the tab
-      signal: controller ? controller.signal : undefined,
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ draft }),
-    }).then((response) => {
-      if (response.ok) return response.json().then((lease) => savedOn(draft.rev, lease));
-      if (response.status >= 400 && response.status < 500 && response.status !== 408 &&
-          response.status !== 429) {
-        return response.json().catch(() => ({})).then(refusedWith);
-      }
-      throw new Error(String(response.status));
-    }).catch(failed).finally(() => {
-      inFlight = null;
-      // Changes made meanwhile go now, unless a retry is already planned.
-      if (saveAgain && !saveTimer && !refused && !failures) saveDraft();
-      saveAgain = false;
-    });
-  }
-
-  function savedOn(savedRev, lease) {
-    ackedRev = Math.max(ackedRev, savedRev);
-    failures = 0;
-    retryAfterAbort = false;
-    refused = false;
-    waitingSince = null;
-    clearTimeout(noticeTimer);
-    if (sent) return;
-    const time = T.saved.replace("%(time)s", timeNow());
-    if (lease && lease.status !== "active") {
-      status(`${time} — ${T.taken}`);
-      showNotice("taken", T.takenTitle, [T.taken]);
-    } else {
-      status(time);
-      hideNotice();
-    }
-  }
-
-  function refusedWith(data) {
-    refused = true;
-    failures = 0;
-    retryAfterAbort = false;
-    waitingSince = null;
-    clearTimeout(noticeTimer);
-    clearTimeout(saveTimer);
-    saveTimer = null;
-    if (sent) return;
-    const errors = (data && data.errors) || {};
-    let messages = Object.values(errors).flat().filter((m) => typeof m === "string");
-    if (!messages.length && data && typeof data.detail === "string") messages = [data.detail];
-    if (!messages.length) messages = [T.saveFailed];
-    status(messages.join(" "));
-    showNotice("refused", T.draftRefusedTitle, [...messages, keptHere ? T.draftRefusedKept : T.draftTroubleNotKept]);
-  }
-
-  function failed() {
-    if (sent) return;
-    failures += 1;
-    status(T.saveFailed);
-    schedule(retryAfterAbort ? 0 : RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
-    retryAfterAbort = false;
-  }
-
-  /** Try at once: the browser is back online, or the annotator asked. A request still on
-   * its way (a server that hangs) is cancelled first. */
-  function retryNow() {
-    if (sent || refused || rev <= ackedRev) return;
-    if (inFlight && typeof inFlight.abort === "function") {
-      retryAfterAbort = true;
-      inFlight.abort();
-      return;
-    }
-    if (!inFlight) saveDraft();
-  }
-
+  /** The work changed: show it, keep it (this browser first, then the server). */
   function changed() {
     render();
-    if (sent) return;
-    rev += 1;
-    writeLocal(draftBody());  // this browser first: the network may fail
-    refused = false;  // the annotator changed something: ask the server again
-    if (!failures) schedule(800);  // while the server fails, the backoff sets the pace
+    if (!sent) keeper.changed();
   }
 
   function elapsed() {
@@ -738,10 +571,9 @@
 
   function finish() {
     sent = true;
-    clearTimeout(saveTimer);
-    clearTimeout(noticeTimer);
-    forgetLocal();
-    hideNotice();
+    keeper.stop();
+    keeper.forget();
+    $("draft-notice").hidden = true;
     if (detach) detach();
     root.classList.add("is-sent");
     $("question-form").hidden = true;
@@ -846,17 +678,9 @@
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
     if (event.key === "Escape" && state.editing !== null) cancelEdit();
   });
-  // A pending draft goes out when the page is left or hidden (pagehide, not beforeunload:
-  // a beforeunload listener slows every navigation away and keeps the page out of the cache).
-  // While the server fails, the copy in this browser is what counts: nothing to send then.
-  const flush = () => { if (saveTimer && !failures) saveDraft(); };
-  window.addEventListener("pagehide", flush);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) flush(); });
-  window.addEventListener("online", retryNow);
-  $("draft-retry").addEventListener("click", retryNow);
   // Giving the paragraph back drops its work: the copy in this browser goes too.
   const releaseForm = document.querySelector("details.release form");
-  if (releaseForm) releaseForm.addEventListener("submit", forgetLocal);
+  if (releaseForm) releaseForm.addEventListener("submit", keeper.forget);
 
   // Text typed before this script ran (a slow load) is kept, unless the draft has its own.
   if (state.current.text || !textInput.value) textInput.value = state.current.text;
@@ -864,11 +688,7 @@
   // Questions whose answer had not come when the page was left are asked again.
   for (const q of state.questions) if (q.model && q.model.status === "asking") { q.model = null; askModel(q); }
   render();
-  pruneLocal();
-  if (fromBrowser) {  // changes the server never got: say so, and send them now
-    status(T.draftRestored);
-    saveDraft();
-  }
+  keeper.start();  // changes the server never got (this browser's copy): said, and sent now
   if (pace) { $("pace-line").hidden = false; showPace(); setInterval(showPace, 1000); }
   textInput.focus({ preventScroll: true });
   performance.mark("annotate:ready");

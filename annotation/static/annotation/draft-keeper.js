@@ -1,8 +1,8 @@
 /* A work page's draft that nothing loses: kept in this browser, saved to the server.
  *
- * window.DraftKeeper.create(options) keeps a lease's work in progress the way the annotation
- * page does (annotate.js, issue 24 §1), for the pages that load this module (the additional
- * answer page, answer.js):
+ * window.DraftKeeper.create(options) keeps a lease's work in progress (issue 24 §1) for the
+ * pages that load this module before their own script: the annotation page (annotate.js) and
+ * the additional-answer page (answer.js):
  *
  * - every change goes first to this browser's storage (localStorage, one entry per lease,
  *   `prefix` + lease id), then to the server as the lease's draft (PUT, debounced);
