@@ -13,7 +13,6 @@ from annotation.api.questions import QuestionViewSet
 from annotation.api.work import LeaseViewSet, submit_response
 from core.api import WorkerCheckViewSet
 from core.lean import lean_post
-from core.permissions import IsAnnotator, IsAnnotatorOrReviewer
 from corpus.api import ArticleViewSet, ParagraphViewSet, ScrapeRunViewSet
 from evaluation.api.analyses import DatasetAnalysisViewSet
 from evaluation.api.baselines import BaselineRunViewSet
@@ -42,8 +41,8 @@ router.register("analyses", DatasetAnalysisViewSet, basename="analysis")
 # The work loop's two hot calls, a claim and a submission, served the lean way when they are
 # the common case (core/lean.py): the same URLs, names, schema and answers.
 LEAN = {
-    "campaign-leases": (leases_response, [IsAnnotator], False),
-    "lease-submit": (submit_response, [IsAnnotatorOrReviewer], True),
+    "campaign-leases": (leases_response, False),
+    "lease-submit": (submit_response, True),
 }
 
 
@@ -52,8 +51,8 @@ def _lean(pattern):
     format-suffix variant: a `.json` suffix goes DRF's way)."""
     if pattern.name not in LEAN or "format" in pattern.pattern.regex.groupindex:
         return pattern
-    handler, permissions, body = LEAN[pattern.name]
-    view = lean_post(pattern.callback, handler, permissions=permissions, body=body)
+    handler, body = LEAN[pattern.name]
+    view = lean_post(pattern.callback, handler, body=body)
     return URLPattern(pattern.pattern, view, pattern.default_args, pattern.name)
 
 

@@ -41,11 +41,11 @@ HANDLED = (ServiceError, Http404, PermissionDenied, exceptions.APIException)
 Handler = Callable[..., Response]
 
 
-def lean_post(drf_view, handler: Handler, *, permissions: list, body: bool) -> Callable:
+def lean_post(drf_view, handler: Handler, *, body: bool) -> Callable:
     """Wrap a DRF view's POST: `handler(user, data, **kwargs)` answers the common case (module
     docstring); `data` is the parsed JSON body when `body` is true, else None (the body is not
-    read, as the DRF view does not read it). `permissions` are the view's permission classes
-    for this action."""
+    read, as the DRF view does not read it). The permissions are the view's own for its POST
+    action (`get_permissions()`, asked once here), so the two ways cannot drift apart."""
     cls = drf_view.cls
     authenticator = cls.authentication_classes[0]() if cls.authentication_classes else None
     json_parser = next(
@@ -62,7 +62,7 @@ def lean_post(drf_view, handler: Handler, *, permissions: list, body: bool) -> C
     )
     if not eligible:  # nothing here for the lean way to do exactly as DRF does
         return drf_view
-    checks = [permission() for permission in permissions]
+    checks = _action_permissions(drf_view)
     allowed = _allowed_methods(drf_view)
     several_renderers = len(cls.renderer_classes) > 1
     exception_handler = api_settings.EXCEPTION_HANDLER
@@ -111,6 +111,13 @@ def lean_post(drf_view, handler: Handler, *, permissions: list, body: bool) -> C
 
     view.lean = True
     return view
+
+
+def _action_permissions(drf_view) -> list:
+    """The permission instances DRF checks for this view's POST action."""
+    probe = drf_view.cls(**drf_view.initkwargs)
+    probe.action = drf_view.actions["post"]
+    return probe.get_permissions()
 
 
 def _json_body(request) -> bool:
