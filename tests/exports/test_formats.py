@@ -1042,8 +1042,10 @@ def generated_dataset(questions: int):
 @pytest.mark.parametrize("make_writer", WRITERS.values(), ids=WRITERS.keys())
 def test_writers_stream_without_holding_the_dataset(make_writer):
     # A first small write does what happens once in a process (imports, compiled patterns,
-    # the encoders' caches): the peak below is then the write's own, whichever tests ran before
-    # in this process (unwarmed, the MRQA writer's peak moved between 1.77 and 2.02 MB).
+    # the encoders' caches), so the peak below is the write's own. The MRQA writer's peak
+    # still depends on its gzip thread's pace: up to QUEUED batches of lines wait for it, so
+    # under load it has reached 2.02 MB against the bound (1.77 MB idle, the same from 5,000
+    # to 40,000 questions: it streams). Known flaky under load; see exports/formats/mrqa.py.
     make_writer().write(generated_dataset(10), HashingSink())
     writer, sink = make_writer(), HashingSink()
     tracemalloc.start()
