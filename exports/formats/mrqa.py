@@ -60,7 +60,7 @@ Tokenize = Callable[[str], list[Token]]
 
 SPACY_MODEL = "fr_core_news_sm"
 BATCH = 32  # paragraphs tokenized together: few enough to keep memory small
-QUEUED = 2  # batches waiting for the gzip thread at most
+QUEUED = 1  # batches waiting for the gzip thread at most (one keeps both threads busy)
 
 
 class MrqaWriter(PushWriter):
