@@ -93,7 +93,7 @@ class MrqaWriter(PushWriter):
         """Load the tokenizer (before writing anything), then write the header line."""
         tokenize = self.tokenize or spacy_tokenizer()
         self._tokenize_many = getattr(tokenize, "many", None) or (
-            lambda texts: [tokenize(text) for text in texts]
+            lambda texts: (tokenize(text) for text in texts)  # one text at a time, as used
         )
         self._counts, self._batch = ExportCounts(), []
         self._wrote, self._skipped = False, False  # of the current article's paragraphs
@@ -102,7 +102,7 @@ class MrqaWriter(PushWriter):
         # error stops the export (an idle pool's thread exits once the pool is collected).
         self._gzip, self._queued = ThreadPoolExecutor(1, thread_name_prefix="mrqa-gzip"), deque()
         header = {"header": {"dataset": self.dataset, "split": self.split}}
-        self._write(encode_json(header) + b"\n")
+        self._write([encode_json(header) + b"\n"])
 
     def article(self, title: str) -> None:
         self._uncount_emptied_article()
@@ -138,9 +138,13 @@ class MrqaWriter(PushWriter):
         self._stream.close()
         return self._counts
 
-    def _write(self, data: bytes) -> None:
-        """Queue `data` for the gzip thread; wait while `QUEUED` batches are already waiting."""
-        self._queued.append(self._gzip.submit(self._stream.write, data))
+    def _write(self, lines: list[bytes]) -> None:
+        """Queue `lines` for the gzip thread; wait while `QUEUED` batches are already waiting.
+
+        The lines go to the stream one at a time, not joined: a joined copy would be a second
+        batch in memory. The gzip stream's bytes do not depend on how its input is split.
+        """
+        self._queued.append(self._gzip.submit(self._stream.writelines, lines))
         while len(self._queued) > QUEUED:
             self._queued.popleft().result()  # raises here what the write raised there
 
@@ -148,25 +152,22 @@ class MrqaWriter(PushWriter):
         batch, self._batch = self._batch, []
         if not batch:
             return
-        texts = [p.context for p in batch] + [q.question for p in batch for q in p.questions]
+        # Each paragraph's context, then its questions, in the order their tokens are used: a
+        # tokenizer without `many` then tokenizes a text only when its line needs it, so the
+        # batch holds one paragraph's tokens rather than all of them.
+        texts = [text for p in batch for text in (p.context, *(q.question for q in p.questions))]
         tokens = iter(self._tokenize_many(texts))
-        contexts = [next(tokens) for _ in batch]
-        lines = [
-            encode_json(self._context(paragraph, context_tokens, tokens)) + b"\n"
-            for paragraph, context_tokens in zip(batch, contexts, strict=True)
-        ]
-        self._write(b"".join(lines))
+        self._write([encode_json(self._context(paragraph, tokens)) + b"\n" for paragraph in batch])
 
-    def _context(
-        self, paragraph: ExportParagraph, tokens: list[Token], question_tokens: Iterator
-    ) -> dict[str, Any]:
-        spans = TokenSpans(tokens)
+    def _context(self, paragraph: ExportParagraph, tokens: Iterator[list[Token]]) -> dict[str, Any]:
+        """The paragraph's row; takes its context's, then its questions' tokens from `tokens`."""
+        context_tokens = next(tokens)
+        spans = TokenSpans(context_tokens)
         row: dict[str, Any] = {"id": paragraph.id} if paragraph.id else {}
         row["context"] = paragraph.context
-        row["context_tokens"] = tokens  # (token, offset) pairs: JSON arrays
+        row["context_tokens"] = context_tokens  # (token, offset) pairs: JSON arrays
         row["qas"] = [
-            self._qa(q, paragraph.context, spans, next(question_tokens))
-            for q in paragraph.questions
+            self._qa(q, paragraph.context, spans, next(tokens)) for q in paragraph.questions
         ]
         return row
 
