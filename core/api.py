@@ -87,23 +87,30 @@ class JobViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(self.get_serializer(job).data, status=status.HTTP_201_CREATED)
 
 
-class WorkerCheckSerializer(serializers.ModelSerializer):
+# Every job row's state and times (`core.models.Job`), as each job's API shows them.
+JOB_STATE = ("status", "progress", "message", "error")
+JOB_TIMES = ("created_at", "started_at", "finished_at")
+
+
+def job_fields(settings: str = "", results: str = "", more: str = "") -> list[str]:
+    """A job serializer's `fields`, in the order every job's API lists them: the id and the
+    job's own settings, its state, what it produced, its times, then `more` (each argument
+    names fields apart by spaces, as `namedtuple` does)."""
+    own = settings.split(), results.split(), more.split()
+    return ["id", *own[0], *JOB_STATE, *own[1], *JOB_TIMES, *own[2]]
+
+
+# The base of a job row's serializer: its message in the reader's language. A subclass lists
+# its fields with `job_fields`, all read only. (No docstring: the schema would show it as the
+# description of every job's row.)
+class JobSerializer(serializers.ModelSerializer):
     message = serializers.CharField(source="message_text", read_only=True)
 
+
+class WorkerCheckSerializer(JobSerializer):
     class Meta:
         model = WorkerCheck
-        fields = [
-            "id",
-            "queue",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "worker",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields("queue", results="worker")
         read_only_fields = fields
 
 

@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from core.api import JobViewSet
+from core.api import JobSerializer, JobViewSet, job_fields
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
 from core.pagination import query_whole_number, with_minimum
@@ -144,33 +144,13 @@ class ScrapeLogEntrySerializer(serializers.ModelSerializer):
         fields = ["created_at", "level", "title", "message", "dropped"]
 
 
-class ScrapeRunSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
-
+class ScrapeRunSerializer(JobSerializer):
     class Meta:
         model = ScrapeRun
-        fields = [
-            "id",
-            "category",
-            "language",
-            "sample_size",
-            "seed",
-            "wave",
-            "ratios",
-            "min_chars",
-            "max_chars",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "articles_total",
-            "articles_done",
-            "articles_failed",
-            "paragraphs_kept",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields(
+            "category language sample_size seed wave ratios min_chars max_chars",
+            results="articles_total articles_done articles_failed paragraphs_kept",
+        )
         read_only_fields = fields
 
 

@@ -1,28 +1,14 @@
 """The dataset analyses API: admins start an analysis and read its figures."""
 
-from rest_framework import serializers
-
-from core.api import JobViewSet
+from core.api import JobSerializer, JobViewSet, job_fields
 from evaluation.models import DatasetAnalysis
 from evaluation.services.analysis.dataset_analysis import analysis_start
 
 
-class DatasetAnalysisSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
-
+class DatasetAnalysisSerializer(JobSerializer):
     class Meta:
         model = DatasetAnalysis
-        fields = [
-            "id",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "results",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields(results="results")
         read_only_fields = fields
 
 

@@ -10,7 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from core.api import JobViewSet
+from core.api import JobSerializer, JobViewSet, job_fields
 from core.inputs import object_by_id
 from core.parsers import DepthLimitedJSONParser
 from evaluation.models import BaselineRun, CrossEvaluation, TrainingFile
@@ -29,8 +29,12 @@ from exports.models import Release
 FILE_ID = OpenApiParameter("file_id", int, OpenApiParameter.PATH)
 
 
-class BaselineRunSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
+# What every run's API shows of its model, and of the normalization its scores used.
+RUN_MODEL = "kind model hyperparameters device"
+NORMALIZATION = "normalization normalization_version"
+
+
+class BaselineRunSerializer(JobSerializer):
     # "" for the kinds that do not train (the schema's enum must say so).
     mode = serializers.ChoiceField(
         choices=BaselineRun.Mode.choices, allow_blank=True, read_only=True
@@ -51,30 +55,10 @@ class BaselineRunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = BaselineRun
-        fields = [
-            "id",
-            "release",
-            "kind",
-            "model",
-            "hyperparameters",
-            "device",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "metrics",
-            "breakdown",
-            "normalization",
-            "normalization_version",
-            "checkpoint",
-            "train_sources",
-            "mode",
-            "curve",
-            "log",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields(
+            f"release {RUN_MODEL}",
+            results=f"metrics breakdown {NORMALIZATION} checkpoint train_sources mode curve log",
+        )
         read_only_fields = fields
 
 
@@ -102,8 +86,7 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     )
 
 
-class CrossEvaluationSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
+class CrossEvaluationSerializer(JobSerializer):
     split = serializers.ChoiceField(
         choices=CrossEvaluation.Split.choices, allow_blank=True, read_only=True
     )
@@ -116,25 +99,9 @@ class CrossEvaluationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CrossEvaluation
-        fields = [
-            "id",
-            "run",
-            "release",
-            "split",
-            "file",
-            "target_label",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "metrics",
-            "breakdown",
-            "normalization",
-            "normalization_version",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields(
+            "run release split file target_label", results=f"metrics breakdown {NORMALIZATION}"
+        )
         read_only_fields = fields
 
 

@@ -7,37 +7,19 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api import JobSerializer, job_fields
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
+from evaluation.api.baselines import NORMALIZATION, RUN_MODEL
 from evaluation.models import BaselineRun
 from evaluation.services.release_scoring import release_scoring_runs
 from exports.models import Release
 
 
-class ScoringRunSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
-
+class ScoringRunSerializer(JobSerializer):
     class Meta:
         model = BaselineRun
-        fields = [
-            "id",
-            "scoring_key",
-            "kind",
-            "model",
-            "hyperparameters",
-            "device",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "attempts",
-            "metrics",
-            "normalization",
-            "normalization_version",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
+        fields = job_fields(f"scoring_key {RUN_MODEL}", results=f"attempts metrics {NORMALIZATION}")
         read_only_fields = fields
 
 

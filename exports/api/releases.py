@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import JobViewSet
+from core.api import JobSerializer, JobViewSet, job_fields
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from core.schema import error_responses
@@ -29,35 +29,19 @@ class ReleaseFileSerializer(serializers.ModelSerializer):
         fields = ["name", "bytes", "sha256", "counts", "media_type"]
 
 
-class ReleaseSerializer(serializers.ModelSerializer):
-    message = serializers.CharField(source="message_text", read_only=True)
+class ReleaseSerializer(JobSerializer):
     files = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username", default=None)
 
     class Meta:
         model = Release
-        fields = [
-            "id",
-            "name",
-            "version",
-            "description",
-            "options",
-            "status",
-            "progress",
-            "message",
-            "error",
-            "attempts",
-            "created_by",
-            "created_at",
-            "started_at",
-            "finished_at",
-            "files",
-            "manifest",
-            "score_with",
-            "schedule",  # a scheduled snapshot's schedule (docs/release-schedules.md)
-            "data_fingerprint",
-            "files_pruned_at",  # its downloadable files removed by the schedule's retention
-        ]
+        # `schedule`: a scheduled snapshot's schedule (docs/release-schedules.md);
+        # `files_pruned_at`: its downloadable files removed by the schedule's retention.
+        fields = job_fields(
+            "name version description options",
+            results="attempts created_by",
+            more="files manifest score_with schedule data_fingerprint files_pruned_at",
+        )
         read_only_fields = fields
 
     @extend_schema_field(ReleaseFileSerializer(many=True))
