@@ -70,6 +70,13 @@ class Job(models.Model):
         """Tell whether the job runs on paper but has not reported for `silent_for`."""
         last = self.heartbeat_at or self.started_at
         return self.status == self.Status.RUNNING and (
+    @classmethod
+    def to_run(cls, pk: int, rows=None):
+        """The row a job's task was sent for (from `rows`, default every row of the model), or
+        None when it is gone or already finished: a task delivered again does nothing twice."""
+        row = (cls.objects if rows is None else rows).filter(pk=pk).first()
+        return None if row is None or row.is_finished else row
+
             last is None or timezone.now() - last > silent_for
         )
 

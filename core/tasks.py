@@ -7,15 +7,13 @@ from core.services.workers import worker_check_run
 
 @shared_task(bind=True, acks_late=True)
 def worker_check_run_task(self, *, job_pk: int) -> None:
-    check = WorkerCheck.objects.filter(pk=job_pk).first()
-    if check is None or check.is_finished:
-        return
-    worker_check_run(check=check, hostname=self.request.hostname)
+    check = WorkerCheck.to_run(job_pk)
+    if check is not None:
+        worker_check_run(check=check, hostname=self.request.hostname)
 
 
 @shared_task(acks_late=True)
 def stored_figure_task(*, job_pk: int) -> None:
-    row = StoredFigure.objects.filter(pk=job_pk).first()
-    if row is None or row.is_finished:
-        return
-    figure_compute(row=row)
+    row = StoredFigure.to_run(job_pk)
+    if row is not None:
+        figure_compute(row=row)

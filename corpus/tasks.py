@@ -6,7 +6,6 @@ from corpus.services.scraping import scrape_run_execute
 
 @shared_task(acks_late=True)
 def scrape_run_task(*, job_pk: int) -> None:
-    run = ScrapeRun.objects.filter(pk=job_pk).first()
-    if run is None or run.is_finished:
-        return
-    scrape_run_execute(run=run)
+    run = ScrapeRun.to_run(job_pk)
+    if run is not None:
+        scrape_run_execute(run=run)

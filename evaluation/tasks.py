@@ -11,8 +11,8 @@ from evaluation.services.model_loop.serving import model_serve
 
 
 def _run(job_pk: int) -> None:
-    run = BaselineRun.objects.filter(pk=job_pk).first()
-    if run is None or run.is_finished:
+    run = BaselineRun.to_run(job_pk)
+    if run is None:
         return
     if run.kind == BaselineRun.Kind.LEARNING_CURVE:
         learning_curve_execute(run=run)
@@ -34,10 +34,9 @@ def gpu_baseline_task(*, job_pk: int) -> None:
 
 @shared_task(acks_late=True)
 def analysis_task(*, job_pk: int) -> None:
-    analysis = DatasetAnalysis.objects.filter(pk=job_pk).first()
-    if analysis is None or analysis.is_finished:
-        return
-    analysis_execute(analysis=analysis)
+    analysis = DatasetAnalysis.to_run(job_pk)
+    if analysis is not None:
+        analysis_execute(analysis=analysis)
 
 
 @shared_task(acks_late=False)
@@ -71,10 +70,9 @@ def gpu_model_round_task(*, job_pk: int) -> None:
 
 
 def _cross(job_pk: int) -> None:
-    evaluation = CrossEvaluation.objects.filter(pk=job_pk).select_related("run").first()
-    if evaluation is None or evaluation.is_finished:
-        return
-    cross_evaluation_execute(evaluation=evaluation)
+    evaluation = CrossEvaluation.to_run(job_pk, CrossEvaluation.objects.select_related("run"))
+    if evaluation is not None:
+        cross_evaluation_execute(evaluation=evaluation)
 
 
 @shared_task(acks_late=True)

@@ -144,10 +144,9 @@ def model_round_execute(*, round: ModelRound) -> None:  # noqa: A002 (the spec's
 
 def model_round_run(*, job_pk: int) -> None:
     """Load a round by its job id and run it unless it finished (what its tasks call)."""
-    model_round = ModelRound.objects.select_related("model_run").filter(pk=job_pk).first()
-    if model_round is None or model_round.is_finished:
-        return
-    model_round_execute(round=model_round)
+    model_round = ModelRound.to_run(job_pk, ModelRound.objects.select_related("model_run"))
+    if model_round is not None:
+        model_round_execute(round=model_round)
 
 
 # --- the report ---------------------------------------------------------------------------
