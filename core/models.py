@@ -16,6 +16,15 @@ HEARTBEAT_SECONDS = 10
 SILENT_AFTER = timedelta(seconds=60)
 
 
+def optional_key(to, on_delete, related_name: str, *, one: bool = False, **options):
+    """A link to another row that a row may lack (null in the database, blank in forms): a
+    foreign key, or a one-to-one field with `one`. `options` go to the field (verbose_name)."""
+    field = models.OneToOneField if one else models.ForeignKey
+    return field(
+        to, on_delete=on_delete, null=True, blank=True, related_name=related_name, **options
+    )
+
+
 class Job(models.Model):
     """State of one background job, kept in our own table (never in Celery's result backend)."""
 
@@ -61,6 +70,13 @@ class Job(models.Model):
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
 
+    @classmethod
+    def to_run(cls, pk: int, rows=None):
+        """The row a job's task was sent for (from `rows`, default every row of the model), or
+        None when it is gone or already finished: a task delivered again does nothing twice."""
+        row = (cls.objects if rows is None else rows).filter(pk=pk).first()
+        return None if row is None or row.is_finished else row
+
     @property
     def lost_worker(self) -> bool:
         """The job runs on paper, but its worker stopped writing its heartbeat."""
@@ -70,13 +86,6 @@ class Job(models.Model):
         """Tell whether the job runs on paper but has not reported for `silent_for`."""
         last = self.heartbeat_at or self.started_at
         return self.status == self.Status.RUNNING and (
-    @classmethod
-    def to_run(cls, pk: int, rows=None):
-        """The row a job's task was sent for (from `rows`, default every row of the model), or
-        None when it is gone or already finished: a task delivered again does nothing twice."""
-        row = (cls.objects if rows is None else rows).filter(pk=pk).first()
-        return None if row is None or row.is_finished else row
-
             last is None or timezone.now() - last > silent_for
         )
 
@@ -84,13 +93,8 @@ class Job(models.Model):
 class CreatedBy(models.Model):
     """Who made the row or started the job; the row stays when their account goes."""
 
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+    created_by = optional_key(
+        settings.AUTH_USER_MODEL, models.SET_NULL, "+", verbose_name=_("created by")
     )
 
     class Meta:

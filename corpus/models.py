@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.i18n import translated
-from core.models import CreatedBy, Job
+from core.models import CreatedBy, Job, optional_key
 
 
 class Split(models.TextChoices):
@@ -65,14 +65,7 @@ class Article(models.Model):
         help_text=_("Set when an admin chose the split by hand; later waves keep it."),
     )
     source = models.CharField(_("source"), max_length=16, choices=Source.choices)
-    scrape_run = models.ForeignKey(
-        ScrapeRun,
-        verbose_name=_("scrape run"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="articles",
-    )
+    scrape_run = optional_key(ScrapeRun, models.SET_NULL, "articles", verbose_name=_("scrape run"))
     fetched_at = models.DateTimeField(_("fetched"), null=True, blank=True)
     text_sha256 = models.CharField(_("SHA-256 of the paragraphs"), max_length=64)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import CreatedBy, Job
+from core.models import CreatedBy, Job, optional_key
 
 
 class Submission(models.Model):
@@ -197,23 +197,11 @@ class CrossEvaluation(CreatedBy, Job):
         TEST = "test", _("test")
 
     run = models.ForeignKey(BaselineRun, on_delete=models.CASCADE, related_name="cross_evaluations")
-    release = models.ForeignKey(
-        "exports.Release",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="cross_evaluations",
-    )
+    release = optional_key("exports.Release", models.CASCADE, "cross_evaluations")
     # A release's split; "" for an imported file (all its answerable questions).
     split = models.CharField(_("split"), max_length=8, choices=Split.choices, blank=True)
     # A deleted file leaves the figures, under the name it had (`target_label`).
-    training_file = models.ForeignKey(
-        TrainingFile,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="cross_evaluations",
-    )
+    training_file = optional_key(TrainingFile, models.SET_NULL, "cross_evaluations")
     file_key = models.PositiveBigIntegerField(_("file scored"), null=True, blank=True)
     target_label = models.CharField(_("scored on"), max_length=300)
     metrics = models.JSONField(_("scores"), default=dict, blank=True)

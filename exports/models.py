@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import CreatedBy, Job
+from core.models import CreatedBy, Job, optional_key
 
 
 class Release(CreatedBy, Job):
@@ -26,13 +26,8 @@ class Release(CreatedBy, Job):
     # A scheduled snapshot (docs/release-schedules.md): its schedule, the digest of the data
     # it was built from, and when the schedule's retention deleted its downloadable files
     # (the rows, manifest, scores and the internal answers stay).
-    schedule = models.ForeignKey(
-        "exports.ReleaseSchedule",
-        verbose_name=_("schedule"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="snapshots",
+    schedule = optional_key(
+        "exports.ReleaseSchedule", models.SET_NULL, "snapshots", verbose_name=_("schedule")
     )
     data_fingerprint = models.CharField(_("data fingerprint"), max_length=64, blank=True)
     files_pruned_at = models.DateTimeField(_("files removed"), null=True, blank=True)

@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.models import CreatedBy
+from core.models import CreatedBy, optional_key
 
 
 def random_seed() -> int:
@@ -82,13 +82,8 @@ class Campaign(CreatedBy, models.Model):
     model_kind = models.CharField(
         _("model in the loop"), max_length=16, choices=ModelKind.choices, default=ModelKind.NONE
     )
-    model_run = models.ForeignKey(
-        "evaluation.BaselineRun",
-        verbose_name=_("baseline run"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
+    model_run = optional_key(
+        "evaluation.BaselineRun", models.PROTECT, "+", verbose_name=_("baseline run")
     )
     model_url = models.CharField(_("predict server address"), max_length=500, blank=True)
     model_mode = models.CharField(

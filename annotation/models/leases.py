@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models.campaigns import Campaign
+from core.models import optional_key
 
 
 class Lease(models.Model):
@@ -41,13 +42,7 @@ class Lease(models.Model):
     paragraph = models.ForeignKey(
         "corpus.Paragraph", on_delete=models.CASCADE, related_name="leases"
     )
-    question = models.ForeignKey(
-        "annotation.Question",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="item_leases",
-    )
+    question = optional_key("annotation.Question", models.CASCADE, "item_leases")
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leases"
     )
@@ -153,13 +148,7 @@ class WorkItem(models.Model):
     paragraph = models.ForeignKey(
         "corpus.Paragraph", on_delete=models.CASCADE, related_name="work_items"
     )
-    question = models.ForeignKey(
-        "annotation.Question",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="work_items",
-    )
+    question = optional_key("annotation.Question", models.CASCADE, "work_items")
     places = models.PositiveSmallIntegerField(_("places left"))
     # The order the campaign offers its items in: the paragraph's id (writing) or the
     # question's (answering), so paragraphs go out in reading order whenever their items were

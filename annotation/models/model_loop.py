@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from annotation.models.campaigns import Campaign, ModelKind
 from annotation.models.leases import Lease
 from annotation.models.questions import Question
-from core.models import CreatedBy, Job
+from core.models import CreatedBy, Job, optional_key
 
 
 class ModelRound(CreatedBy, Job):
@@ -21,13 +21,8 @@ class ModelRound(CreatedBy, Job):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="model_rounds")
     number = models.PositiveSmallIntegerField(_("round"))
     model_kind = models.CharField(_("model"), max_length=16, choices=ModelKind.choices)
-    model_run = models.ForeignKey(
-        "evaluation.BaselineRun",
-        verbose_name=_("baseline run"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
+    model_run = optional_key(
+        "evaluation.BaselineRun", models.PROTECT, "+", verbose_name=_("baseline run")
     )
     model_url = models.CharField(_("predict server address"), max_length=500, blank=True)
     label = models.CharField(_("model"), max_length=200)
@@ -67,9 +62,7 @@ class ModelAttempt(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
     lease = models.ForeignKey(Lease, on_delete=models.CASCADE, related_name="model_attempts")
-    question = models.ForeignKey(
-        Question, on_delete=models.SET_NULL, null=True, blank=True, related_name="model_tries"
-    )
+    question = optional_key(Question, models.SET_NULL, "model_tries")
     round = models.ForeignKey(ModelRound, on_delete=models.PROTECT, related_name="model_attempts")
     key = models.CharField(_("question on the page"), max_length=64)
     number = models.PositiveSmallIntegerField(_("attempt"))

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from annotation.models.campaigns import Campaign, QuestionType
 from annotation.models.leases import Lease
+from core.models import optional_key
 
 
 class Question(models.Model):
@@ -24,9 +25,7 @@ class Question(models.Model):
     paragraph = models.ForeignKey(
         "corpus.Paragraph", on_delete=models.PROTECT, related_name="questions"
     )
-    lease = models.ForeignKey(
-        Lease, on_delete=models.SET_NULL, null=True, blank=True, related_name="questions"
-    )
+    lease = optional_key(Lease, models.SET_NULL, "questions")
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="questions"
     )
@@ -47,13 +46,8 @@ class Question(models.Model):
     # question's final text), how many attempts the annotator made, and the model's EM/F1
     # against the question's current answer: set at submission, computed again when a
     # reviewer corrects the span. Null: no model, or the model was unavailable.
-    model_attempt = models.ForeignKey(
-        "annotation.ModelAttempt",
-        verbose_name=_("model answer"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+    model_attempt = optional_key(
+        "annotation.ModelAttempt", models.SET_NULL, "+", verbose_name=_("model answer")
     )
     model_attempts = models.PositiveSmallIntegerField(_("attempts against the model"), default=0)
     model_exact = models.FloatField(_("model exact match (%)"), null=True, blank=True)

@@ -8,6 +8,7 @@ from django.utils.translation import pgettext_lazy
 from annotation.models.campaigns import Campaign
 from annotation.models.leases import Lease
 from annotation.models.questions import Question, QuestionRevision
+from core.models import optional_key
 
 
 class RejectReason(models.TextChoices):
@@ -40,19 +41,11 @@ class Review(models.Model):
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews"
     )
-    lease = models.OneToOneField(
-        Lease, on_delete=models.SET_NULL, null=True, blank=True, related_name="review"
-    )
+    lease = optional_key(Lease, models.SET_NULL, "review", one=True)
     verdict = models.CharField(_("verdict"), max_length=16, choices=Verdict.choices)
     reason = models.CharField(_("reason"), max_length=24, choices=RejectReason.choices, blank=True)
     comment = models.TextField(_("comment"), blank=True)
-    revision = models.OneToOneField(
-        QuestionRevision,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="review",
-    )
+    revision = optional_key(QuestionRevision, models.PROTECT, "review", one=True)
     seconds_spent = models.PositiveIntegerField(_("seconds spent"), default=0)
     created_at = models.DateTimeField(_("reviewed"), auto_now_add=True)
 
