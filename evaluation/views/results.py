@@ -14,6 +14,7 @@ page cursor (`after`, `before`) goes on to the scores page, a form posted here t
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -140,9 +141,13 @@ def human_figures() -> tuple:
     return reading, (reading.value["splits"] if reading.value else {})
 
 
-def results_render(request, template: str, *, page: str, release, context: dict, status=200):
+def results_render(request, page: str, release, context: dict, *, status=200, errors=None):
     """Render one results page in the frame they share: the title, the tabs (the current one
-    marked) and the release chooser, each link keeping the release."""
+    marked) and the release chooser, each link keeping the release. `page` is its URL name,
+    and names its template (`results-files`: `evaluation/results_files.html`). A refused form
+    comes back with its 4xx `status` and its `errors`, also said at the top of the page."""
+    if errors:
+        messages.error(request, errors_flash(errors))
     query = results_query(release)
     tabs = [
         {
@@ -160,6 +165,7 @@ def results_render(request, template: str, *, page: str, release, context: dict,
         "tabs": tabs,
         "page_title": next(tab["label"] for tab in tabs if tab["current"]),
     }
+    template = f"evaluation/{page.replace('-', '_')}.html"
     return render(request, template, {**frame, **context}, status=status)
 
 
@@ -191,9 +197,7 @@ def results_page(request):
         for name, label, about in PAGES[1:]
     ]
     context = {"human": human, "human_reading": reading, "newest": newest, "cards": cards}
-    return results_render(
-        request, "evaluation/results.html", page="results", release=release, context=context
-    )
+    return results_render(request, "results", release, context)
 
 
 def _forward_post(request):

@@ -13,7 +13,6 @@ from evaluation.services.baselines.sources import training_files_readable
 from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
     admin_only,
-    errors_flash,
     results_redirect,
     results_release,
     results_render,
@@ -35,8 +34,6 @@ def results_baseline_page(request):
 
 
 def _render(request, release, *, errors=None, posted=None, status=200):
-    if errors:
-        messages.error(request, errors_flash(errors))
     context = {
         "kinds": BaselineRun.Kind.choices,
         "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
@@ -45,12 +42,7 @@ def _render(request, release, *, errors=None, posted=None, status=200):
         "posted": posted or {},
     }
     return results_render(
-        request,
-        "evaluation/results_baseline.html",
-        page="results-baseline",
-        release=release,
-        context=context,
-        status=status,
+        request, "results-baseline", release, context, status=status, errors=errors
     )
 
 

@@ -19,7 +19,6 @@ from evaluation.services.cross_evaluation import (
 )
 from evaluation.views.results import (
     admin_only,
-    errors_flash,
     human_figures,
     results_redirect,
     results_release,
@@ -134,8 +133,6 @@ def results_experiments_page(request):
 def _render(request, release, *, errors=None, posted=None, status=200):
     """Render the page; a refused form comes back as a 4xx naming its fields, as typed, with
     the same words at the top of the page."""
-    if errors:
-        messages.error(request, errors_flash(errors))
     _reading, human = human_figures()
     matrix = _matrix(release) if release is not None else {"rows": [], "columns": []}
     context = {
@@ -148,12 +145,7 @@ def _render(request, release, *, errors=None, posted=None, status=200):
         "cross_posted": posted or {},
     }
     return results_render(
-        request,
-        "evaluation/results_experiments.html",
-        page="results-experiments",
-        release=release,
-        context=context,
-        status=status,
+        request, "results-experiments", release, context, status=status, errors=errors
     )
 
 

@@ -16,7 +16,6 @@ from evaluation.services.baselines.sources import (
 )
 from evaluation.views.results import (
     admin_only,
-    errors_flash,
     results_redirect,
     results_release,
     results_render,
@@ -39,8 +38,6 @@ def results_files_page(request):
 
 
 def _render(request, release, *, errors=None, posted=None, status=200):
-    if errors:
-        messages.error(request, errors_flash(errors))
     context = {
         "training_files": list(
             training_files_readable(request.user).select_related("created_by")[:100]
@@ -49,14 +46,7 @@ def _render(request, release, *, errors=None, posted=None, status=200):
         "file_posted": posted or {},
         "no_chooser": True,  # the files are no release's: the tabs keep the release
     }
-    return results_render(
-        request,
-        "evaluation/results_files.html",
-        page="results-files",
-        release=release,
-        context=context,
-        status=status,
-    )
+    return results_render(request, "results-files", release, context, status=status, errors=errors)
 
 
 def _import_file(request, release):

@@ -11,10 +11,5 @@ from evaluation.views.results import admin_only, results_release, results_render
 @admin_only
 @require_GET
 def results_rounds_page(request):
-    return results_render(
-        request,
-        "evaluation/results_rounds.html",
-        page="results-rounds",
-        release=results_release(request),
-        context={"model_rounds": model_rounds_report(), "no_chooser": True},
-    )
+    context = {"model_rounds": model_rounds_report(), "no_chooser": True}
+    return results_render(request, "results-rounds", results_release(request), context)

@@ -83,7 +83,7 @@ def _no_answer_rows(runs) -> list[dict]:
     return rows
 
 
-def _runs_page(request, page: str, template: str, tables):
+def _runs_page(request, page: str, tables):
     """Render one of these pages: `tables(runs, done, human)` gives its own context."""
     release = results_release(request)
     runs_page = None
@@ -95,9 +95,7 @@ def _runs_page(request, page: str, template: str, tables):
     context = {"page": runs_page, "runs": runs, "done": done, "human": human}
     context.update(tables(runs, done, human, reading))
     status = runs_page.status if runs_page is not None else 200
-    return results_render(
-        request, template, page=page, release=release, context=context, status=status
-    )
+    return results_render(request, page, release, context, status=status)
 
 
 @admin_only
@@ -107,7 +105,6 @@ def results_scores_page(request):
     return _runs_page(
         request,
         "results-scores",
-        "evaluation/results_scores.html",
         lambda runs, done, human, reading: {
             "human_reading": reading,
             "charts": _charts(done, human),
@@ -122,7 +119,6 @@ def results_unanswerable_page(request):
     return _runs_page(
         request,
         "results-unanswerable",
-        "evaluation/results_unanswerable.html",
         lambda runs, done, human, reading: {"no_answer_rows": _no_answer_rows(done)},
     )
 
@@ -134,7 +130,6 @@ def results_types_page(request):
     return _runs_page(
         request,
         "results-types",
-        "evaluation/results_types.html",
         lambda runs, done, human, reading: {
             "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
             "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
@@ -149,7 +144,6 @@ def results_curves_page(request):
     return _runs_page(
         request,
         "results-curves",
-        "evaluation/results_curves.html",
         lambda runs, done, human, reading: {
             "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
         },
