@@ -56,6 +56,12 @@ def query_whole_number(request, name: str, *, minimum: int, default, largest: in
     return min(number, largest) if largest is not None else number
 
 
+def query_page_size(request, name: str, *, default, largest: int):
+    """A page size of the query string: a whole number from 1, at most `largest`
+    (`query_whole_number`'s rules)."""
+    return query_whole_number(request, name, minimum=1, default=default, largest=largest)
+
+
 class LimitOffset(LimitOffsetPagination):
     """The lists' pages (`?limit=&offset=`): DRF's, with the largest page `max_limit`.
 
@@ -68,13 +74,8 @@ class LimitOffset(LimitOffsetPagination):
     max_limit = 1000
 
     def get_limit(self, request):
-        return query_whole_number(
-            request,
-            self.limit_query_param,
-            minimum=1,
-            default=self.default_limit,
-            largest=self.max_limit,
-        )
+        param = self.limit_query_param
+        return query_page_size(request, param, default=self.default_limit, largest=self.max_limit)
 
     def get_offset(self, request):
         return query_whole_number(request, self.offset_query_param, minimum=0, default=0)

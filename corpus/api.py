@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from core.api import JobSerializer, JobViewSet, job_fields
 from core.errors import ServiceError
 from core.inputs import check_text, parse_id
-from core.pagination import query_whole_number, with_minimum
+from core.pagination import query_page_size, with_minimum
 from core.permissions import IsPlatformAdmin
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
 from corpus.services.articles import article_set_split
@@ -27,13 +27,8 @@ class ByIdCursor(CursorPagination):
 
     def get_page_size(self, request):
         """`page_size`, at most `max_page_size`; one that is not a whole number is a 400."""
-        return query_whole_number(
-            request,
-            self.page_size_query_param,
-            minimum=1,
-            default=self.page_size,
-            largest=self.max_page_size,
-        )
+        param = self.page_size_query_param
+        return query_page_size(request, param, default=self.page_size, largest=self.max_page_size)
 
     def get_schema_operation_parameters(self, view):
         return with_minimum(
