@@ -36,6 +36,12 @@ def _named(ids: list[str]) -> str:
     return shown + (", …" if len(ids) > NAMED_IDS else "")
 
 
+def _refused(ids: list[str], message: str) -> list[str]:
+    """The refusal that names the first `ids` (none when there are none); `message` is the
+    ngettext of their count, with `%(count)d` and `%(ids)s`."""
+    return [message % {"count": len(ids), "ids": _named(ids)}] if ids else []
+
+
 def _check_label(label) -> tuple[str | None, list[str]]:
     if not isinstance(label, str) or not label.strip():
         return None, [_("Give a label: the name of the model or team.")]
@@ -50,14 +56,12 @@ def _check_answers(predictions) -> list[str]:
     if not isinstance(predictions, dict):
         return [_("An object of {question id: answer text}.")]
     not_text = [key for key, value in predictions.items() if not isinstance(value, str)]
-    if not_text:
-        message = ngettext(
-            "Every answer is a string; %(count)d is not: %(ids)s.",
-            "Every answer is a string; %(count)d are not: %(ids)s.",
-            len(not_text),
-        )
-        return [message % {"count": len(not_text), "ids": _named(not_text)}]
-    return []
+    message = ngettext(
+        "Every answer is a string; %(count)d is not: %(ids)s.",
+        "Every answer is a string; %(count)d are not: %(ids)s.",
+        len(not_text),
+    )
+    return _refused(not_text, message)
 
 
 def _check_na_probs(na_probs, release: Release) -> list[str]:
@@ -80,14 +84,12 @@ def _check_na_probs(na_probs, release: Release) -> list[str]:
         or not isinstance(value, int | float)
         or not (math.isfinite(value) and 0 <= value <= 1)
     ]
-    if bad:
-        message = ngettext(
-            "Every probability is a number from 0 to 1; %(count)d is not: %(ids)s.",
-            "Every probability is a number from 0 to 1; %(count)d are not: %(ids)s.",
-            len(bad),
-        )
-        return [message % {"count": len(bad), "ids": _named(bad)}]
-    return []
+    message = ngettext(
+        "Every probability is a number from 0 to 1; %(count)d is not: %(ids)s.",
+        "Every probability is a number from 0 to 1; %(count)d are not: %(ids)s.",
+        len(bad),
+    )
+    return _refused(bad, message)
 
 
 def check_outsider(*, user, split: str, question_ids, unanswerable: bool = False) -> None:
