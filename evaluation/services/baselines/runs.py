@@ -153,30 +153,12 @@ def _has_train(release: Release) -> bool:
     return "train" in release.options.get("splits", [])
 
 
-def baseline_run_start(
-    *,
-    release: Release,
-    kind: str,
-    model: str = "",
-    hyperparameters=None,
-    created_by=None,
-    train_releases=None,
-    train_files=None,
-    as_user=False,
-) -> BaselineRun:
-    """Record a baseline run and send it to its queue (gpu for transformers, else default)."""
+def baseline_run_start(**settings) -> BaselineRun:
+    """Record a baseline run (`baseline_run_record`'s keywords, checked there) and send it to
+    its queue (gpu for transformers, else default)."""
     with transaction.atomic():
-        run = baseline_run_record(
-            release=release,
-            kind=kind,
-            model=model,
-            hyperparameters=hyperparameters,
-            created_by=created_by,
-            train_releases=train_releases,
-            train_files=train_files,
-            as_user=as_user,
-        )
-        gpu = kind in GPU_QUEUE_KINDS
+        run = baseline_run_record(**settings)
+        gpu = run.kind in GPU_QUEUE_KINDS
         job_enqueue(
             job=run,
             task="evaluation.tasks.gpu_baseline_task" if gpu else "evaluation.tasks.baseline_task",
