@@ -84,7 +84,7 @@ def _no_answer_rows(runs) -> list[dict]:
 
 
 def _runs_page(request, page: str, tables):
-    """Render one of these pages: `tables(runs, done, human)` gives its own context."""
+    """Render one of these pages: `tables(done, human, reading)` gives its own context."""
     release = results_release(request)
     runs_page = None
     if release is not None:
@@ -93,58 +93,47 @@ def _runs_page(request, page: str, tables):
     done = [r for r in runs if r.status == BaselineRun.Status.SUCCEEDED]
     reading, human = human_figures()
     context = {"page": runs_page, "runs": runs, "done": done, "human": human}
-    context.update(tables(runs, done, human, reading))
+    context.update(tables(done, human, reading))
     status = runs_page.status if runs_page is not None else 200
     return results_render(request, page, release, context, status=status)
 
 
-@admin_only
-@require_GET
-def results_scores_page(request):
+def _runs_view(page: str, tables):
+    """The view of one of these pages (admins, GET), named `page` in the URL conf."""
+
+    @admin_only
+    @require_GET
+    def view(request):
+        return _runs_page(request, page, tables)
+
+    view.__doc__ = tables.__doc__
+    return view
+
+
+def _scores_tables(done, human, reading) -> dict:
     """Each baseline run of the page beside the human performance (the stored figure)."""
-    return _runs_page(
-        request,
-        "results-scores",
-        lambda runs, done, human, reading: {
-            "human_reading": reading,
-            "charts": _charts(done, human),
-        },
-    )
+    return {"human_reading": reading, "charts": _charts(done, human)}
 
 
-@admin_only
-@require_GET
-def results_unanswerable_page(request):
+def _unanswerable_tables(done, human, reading) -> dict:
     """The finished runs scored the SQuAD v2.0 way: HasAns/NoAns and the no-answer class."""
-    return _runs_page(
-        request,
-        "results-unanswerable",
-        lambda runs, done, human, reading: {"no_answer_rows": _no_answer_rows(done)},
-    )
+    return {"no_answer_rows": _no_answer_rows(done)}
 
 
-@admin_only
-@require_GET
-def results_types_page(request):
+def _types_tables(done, human, reading) -> dict:
     """F1 per question type and per answer type of the page's finished runs."""
-    return _runs_page(
-        request,
-        "results-types",
-        lambda runs, done, human, reading: {
-            "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
-            "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
-        },
-    )
+    return {
+        "question_rows": _breakdown_rows(done, "question_type", dict(QuestionType.choices)),
+        "answer_rows": _breakdown_rows(done, "answer_type", ANSWER_TYPE_LABELS),
+    }
 
 
-@admin_only
-@require_GET
-def results_curves_page(request):
+def _curves_tables(done, human, reading) -> dict:
     """The finished learning curves among the page's runs, each with its estimate."""
-    return _runs_page(
-        request,
-        "results-curves",
-        lambda runs, done, human, reading: {
-            "learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS),
-        },
-    )
+    return {"learning_curves": learning_curve_panels(done, ANSWER_TYPE_LABELS)}
+
+
+results_scores_page = _runs_view("results-scores", _scores_tables)
+results_unanswerable_page = _runs_view("results-unanswerable", _unanswerable_tables)
+results_types_page = _runs_view("results-types", _types_tables)
+results_curves_page = _runs_view("results-curves", _curves_tables)
