@@ -2,14 +2,29 @@
 
 App code is accounts, annotation, core, corpus, evaluation, exports and config, without
 migrations; a function's length counts its docstring. Run from the project root:
-`.venv/bin/python bench/code_shape.py [-v]` (`-v` lists each long function and module).
-Duplicate pairs are counted apart, with the `duplicates` tool on a copy of those folders.
+`.venv/bin/python bench/code_shape.py [-v] [--duplicates]` (`-v` lists each long function
+and module).
+
+`--duplicates` also counts the duplicate pairs of app code with the `duplicates` tool (where
+it is installed): the same .py files, tests and migrations left out, are copied to a scratch
+folder, paths kept, and `duplicates --seconds 120 --most 200` runs there; its first line is
+printed, and with `-v` its rows. By hand, the same:
+
+    D=$(mktemp -d); for f in $(find accounts annotation core corpus evaluation exports config \
+      -name '*.py' -not -path '*/migrations/*' -not -path '*/tests/*' -not -name 'test_*.py'); do
+      mkdir -p "$D/$(dirname $f)"; cp "$f" "$D/$f"; done; (cd "$D" && duplicates --seconds 120 \
+      --most 200); rm -rf "$D"
+
+docs/architecture.md ("Deliberately apart") says which pairs stay, and why.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +53,30 @@ def measure(root: Path) -> dict:
     return {"lines": total, "functions": functions, "modules": modules}
 
 
+def app_files(root: Path) -> list[Path]:
+    """The app code's .py files: no migrations, no tests."""
+    found = []
+    for app in APPS:
+        for path in sorted((root / app).rglob("*.py")):
+            parts = path.relative_to(root).parts
+            if "migrations" in parts or "tests" in parts or path.name.startswith("test_"):
+                continue
+            found.append(path)
+    return found
+
+
+def duplicates(root: Path) -> list[str]:
+    """The `duplicates` tool's lines on a copy of the app code (its first line counts pairs)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        for path in app_files(root):
+            copy = Path(scratch) / path.relative_to(root)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, copy)
+        command = ["duplicates", "--seconds", "120", "--most", "200"]
+        done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
+    return done.stdout.splitlines()
+
+
 def main() -> None:
     found = measure(ROOT)
     longest = [f for f in found["functions"] if f[0] > LONGEST_LINES]
@@ -51,6 +90,12 @@ def main() -> None:
             print(f"  function {length:4} {where}")
         for length, where in sorted(found["modules"], reverse=True):
             print(f"  module   {length:4} {where}")
+    if "--duplicates" in sys.argv:
+        if shutil.which("duplicates") is None:
+            print("duplicates: the tool is not installed here")
+            return
+        lines = duplicates(ROOT)
+        print("\n".join(lines if "-v" in sys.argv else lines[:1]))
 
 
 if __name__ == "__main__":
