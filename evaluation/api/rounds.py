@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.models import Campaign
+from core.api import JOB_STATE
 from core.inputs import object_by_id
 from core.permissions import IsPlatformAdmin
 from evaluation.services.model_loop.rounds import campaign_model_rounds
@@ -15,12 +16,8 @@ CELL_FIGURES = ("questions", "exact_match", "f1", "fooled", "fooled_rate")
 
 
 def _job(job) -> dict:
-    return {
-        "status": job.status,
-        "progress": job.progress,
-        "message": job.message_text,
-        "error": job.error,
-    }
+    """The round's job state, as every job's API shows it (its message translated)."""
+    return {name: getattr(job, name) for name in JOB_STATE} | {"message": job.message_text}
 
 
 def _round(row: dict) -> dict:
