@@ -31,7 +31,8 @@ class IsReviewerOrAdmin(HasRole):
 
 class QualityView(APIView):
     """Reviewers and admins: per-annotator quality (questions, reviewed, verdict shares,
-    median seconds, agreement, signs of careless work and flags: docs/quality.md). Read-only: pausing stays with admins (`AnnotatorPauseView`)."""
+    median seconds; agreement, signs of careless work and flags: docs/quality.md).
+    Read-only: pausing stays with admins (`AnnotatorPauseView`)."""
 
     permission_classes = [IsReviewerOrAdmin]
 

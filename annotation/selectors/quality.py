@@ -44,6 +44,7 @@ def quality_measures_params(campaign: Campaign | None) -> dict:
     """The figure's parameters for the table in view."""
     return {"campaign": campaign.pk} if campaign is not None else {}
 
+
 # Annotators per page of the quality table: each row reads its annotator's questions (through
 # an index that holds every figure the row needs), so a page costs what its rows wrote.
 QUALITY_PAGE_SIZE = 25
@@ -204,17 +205,13 @@ def _measured(found: dict | None) -> dict:
             "history_chart": None,
         }
     history = found["history"]
-    chart = sparkline(
-        [[week.get(name) for week in history] for name in HISTORY_SERIES], top=100.0
-    )
+    chart = sparkline([[week.get(name) for week in history] for name in HISTORY_SERIES], top=100.0)
     return {
         "agreement": found["agreement"],
         "scored": found["scored"],
         "answers": found["answers"],
         "signs": found["signs"],
-        "flags": [
-            {"sign": sign, **found["signs"][sign]} for sign in found["flags"]
-        ],
+        "flags": [{"sign": sign, **found["signs"][sign]} for sign in found["flags"]],
         "history": history,
         "history_chart": chart,
     }
@@ -256,9 +253,7 @@ def _quality_row(user, row: dict, judged: dict, median) -> dict:
     }
 
 
-def quality_table(
-    *, campaign: Campaign | None = None, measures: dict | None = None
-) -> list[dict]:
+def quality_table(*, campaign: Campaign | None = None, measures: dict | None = None) -> list[dict]:
     """Return one row per annotator who wrote (in the campaign, if given), by username; the
     fooling rates are there always (None without a model verdict)."""
     users = list(_authors(campaign).order_by(*QUALITY_ORDER))

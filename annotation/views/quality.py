@@ -42,7 +42,9 @@ def quality_page(request):
         campaign = get_object_or_404(Campaign, pk=campaign_pk)
     model = with_model(campaign)  # the fooling-rate columns (docs/review-model.md)
     measures = quality_measures()  # agreement, signs, history (docs/quality.md)
-    reading = figure_read(measures.figure, **quality_measures_params(campaign)) if measures else None
+    reading = None
+    if measures is not None:
+        reading = figure_read(measures.figure, **quality_measures_params(campaign))
     value = reading.value if reading else None
     page = quality_table_page(
         campaign=campaign, model=model, measures=value, **page_cursors(request.GET)

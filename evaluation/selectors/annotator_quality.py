@@ -264,7 +264,7 @@ def annotator_quality_report(*, campaign: int | None = None) -> dict:
         others = totals["answers"] - person.answers
         signs = {
             sign: sign_flag(
-                person.signs[sign], person.answers, totals["signs"][sign] - person.signs[sign], others
+                mine := person.signs[sign], person.answers, totals["signs"][sign] - mine, others
             )
             | {"examples": person.examples[sign]}
             for sign in SIGNS
@@ -313,4 +313,3 @@ def _small(*, campaign: int | None = None) -> bool:
 def annotator_quality_figure() -> Figure:
     """The figure registered by the app (`EvaluationConfig.ready`)."""
     return Figure(FIGURE, annotator_quality_report, _fingerprint, _small)
-

@@ -69,7 +69,7 @@ def test_the_quality_page_shows_agreement_beside_human_performance(
     assert '<td class="num" data-column="agreement">91.7 <span class="hint">(4)</span></td>' in html
     assert "Agreement of every annotator on dev and test: <strong>82.1</strong> F1 over 11" in html
     assert "Human performance (dev): 88.3 F1 over 2 questions with three answers." in html
-    assert "Human performance (test): 57.8 F1 over 1 questions with three answers." in html
+    assert "Human performance (test): 57.8 F1 over 1 question with three answers." in html
     # Helper columns left for the review rate and the gold score: empty for now.
     assert '<td data-column="review-rate">—' in html
     assert '<td class="num" data-column="gold">—' in html
@@ -101,7 +101,9 @@ PARAGRAPH = (
 def test_first_sentence_ends_at_its_mark_before_a_space():
     assert first_sentence_end(PARAGRAPH) == 38  # after "1802."
     assert first_sentence_end("Le « Roi-Soleil ». Puis") == 18  # the closing » belongs to it
-    assert first_sentence_end("M. Dupont") == 2  # an abbreviation ends a sentence: the rule is simple
+    assert (
+        first_sentence_end("M. Dupont") == 2
+    )  # an abbreviation ends a sentence: the rule is simple
     assert first_sentence_end("Sans fin") == 8  # no mark: the whole prefix
 
 
@@ -214,7 +216,7 @@ def careless_campaign(db):
     campaign = campaign_create(
         name="Q", splits=["train"], questions_min=1, questions_max=5, review_rate=Decimal("0")
     )
-    people = {
+    writers = {
         name: UserFactory(username=name, roles=[Role.ANNOTATOR])
         for name in ("careful", "few", "lazy")
     }
@@ -225,22 +227,26 @@ def careless_campaign(db):
     }
     for name, leases in plan.items():
         for n, kinds in enumerate(leases):
-            lease = lease_claim_next(campaign=campaign, annotator=people[name]).lease
-            questions_submit(
-                lease=lease, questions=_questions(lease.paragraph.text, kinds, 10 * n)
-            )
-    return campaign, people
+            lease = lease_claim_next(campaign=campaign, annotator=writers[name]).lease
+            questions_submit(lease=lease, questions=_questions(lease.paragraph.text, kinds, 10 * n))
+    return campaign, writers
 
 
 def test_the_careless_annotator_is_flagged_with_the_evidence(careless_campaign):
-    campaign, people = careless_campaign
+    campaign, writers = careless_campaign
     report = annotator_quality_report(campaign=campaign.pk)
     signs = {
         name: {
-            sign: (found["count"], found["answers"], found["share"], found["baseline"], found["flagged"])
+            sign: (
+                found["count"],
+                found["answers"],
+                found["share"],
+                found["baseline"],
+                found["flagged"],
+            )
             for sign, found in report["annotators"][str(person.pk)]["signs"].items()
         }
-        for name, person in people.items()
+        for name, person in writers.items()
     }
     # 45 answers: 8 short (lazy), 8 first sentence (lazy), 9 question words (lazy 4, few 5).
     assert signs == {
@@ -260,7 +266,7 @@ def test_the_careless_annotator_is_flagged_with_the_evidence(careless_campaign):
             "question_words": (5, 5, 100.0, 10.0, False),
         },
     }
-    lazy = report["annotators"][str(people["lazy"].pk)]
+    lazy = report["annotators"][str(writers["lazy"].pk)]
     assert lazy["flags"] == ["short", "first_sentence"]
     assert lazy["agreement"] is None  # train: no agreement
     assert [example["answer"] for example in lazy["signs"]["short"]["examples"]] == [
@@ -271,7 +277,7 @@ def test_the_careless_annotator_is_flagged_with_the_evidence(careless_campaign):
 
 
 def test_the_quality_page_shows_flags_with_evidence_and_the_pause(client, careless_campaign):
-    campaign, people = careless_campaign
+    campaign, writers = careless_campaign
     client.force_login(UserFactory(username="boss", roles=[Role.ADMIN]))
     html = client.get(
         f"/manage/quality/?campaign={campaign.pk}", HTTP_ACCEPT_LANGUAGE="en"
@@ -281,9 +287,9 @@ def test_the_quality_page_shows_flags_with_evidence_and_the_pause(client, carele
     assert lazy.count('class="quality-flag"') == 2
     assert 'data-flag="short"' in lazy and 'data-flag="first_sentence"' in lazy
     assert "8 of 20 answers (40.0%); the others: 0.0%." in lazy
-    assert "« 1800 » <span" in lazy
+    assert "<q>1800</q> <span" in lazy
     # The pause stays an admin's action, offered in the same row.
-    assert f'action="/manage/annotators/{people["lazy"].pk}/pause/"' in lazy
+    assert f'action="/manage/annotators/{writers["lazy"].pk}/pause/"' in lazy
     few = html[html.index('<tr data-annotator="few">') :]
     few = few[: few.index("</tr>")]
     assert "5 answers: too few to judge" in few
