@@ -5,11 +5,14 @@ Agreement is worked out by hand on the answers of tests/evaluation/test_human.py
 fixtures); the flag rules on exact counts, at and around each threshold.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
@@ -36,6 +39,7 @@ from tests.factories import UserFactory
 # Human performance (three answers): dev (2.8/3 + 2.5/3)/2 = 265/3 %, test 26/45 → 520/9 %.
 
 
+@pytest.mark.both_backends
 def test_agreement_of_each_annotator_beside_human_performance(answered, people):  # noqa: F811
     campaign = answered[0].campaign
     report = annotator_quality_report(campaign=campaign.pk)
@@ -232,6 +236,7 @@ def careless_campaign(db):
     return campaign, writers
 
 
+@pytest.mark.both_backends
 def test_the_careless_annotator_is_flagged_with_the_evidence(careless_campaign):
     campaign, writers = careless_campaign
     report = annotator_quality_report(campaign=campaign.pk)
@@ -299,3 +304,54 @@ def test_the_quality_page_shows_flags_with_evidence_and_the_pause(client, carele
         f"/manage/quality/?campaign={campaign.pk}", HTTP_ACCEPT_LANGUAGE="fr"
     ).content.decode()
     assert "Réponses les plus courtes" in html
+
+
+@pytest.mark.both_backends
+def test_the_history_per_week(careless_campaign):
+    """lazy's questions spread over three weeks, as time would have: three weeks ago 8 (4
+    reviewed, 1 rejected), two weeks ago 8 (4 reviewed, 3 rejected), this week 4 (none
+    reviewed, no agreement in train): two weeks with a figure. ann0 of test_human is elsewhere."""
+    campaign, writers = careless_campaign
+    mine = list(Question.objects.filter(author=writers["lazy"]).order_by("pk"))
+    now = timezone.now()
+    for weeks, chunk, rejected in ((3, mine[:8], 1), (2, mine[8:16], 3), (0, mine[16:], 0)):
+        ids = [question.pk for question in chunk]
+        Question.objects.filter(pk__in=ids).update(created_at=now - timedelta(weeks=weeks))
+        if weeks:
+            Question.objects.filter(pk__in=ids[:rejected]).update(status="rejected")
+            Question.objects.filter(pk__in=ids[rejected:4]).update(status="approved")
+    report = annotator_quality_report(campaign=campaign.pk)
+    today = timezone.localtime(now).date()
+    monday = today - timedelta(days=today.weekday())
+    assert report["annotators"][str(writers["lazy"].pk)]["history"] == [
+        {
+            "week": (monday - timedelta(weeks=3)).isoformat(),
+            "agreement": None,
+            "scored": 0,
+            "reviewed": 4,
+            "rejected_pct": 25.0,
+        },
+        {
+            "week": (monday - timedelta(weeks=2)).isoformat(),
+            "agreement": None,
+            "scored": 0,
+            "reviewed": 4,
+            "rejected_pct": 75.0,
+        },
+    ]
+    assert report["annotators"][str(writers["careful"].pk)]["history"] == []
+
+
+@pytest.mark.both_backends
+def test_agreement_weeks(answered, people):  # noqa: F811
+    """Agreement per week: ann1's answers moved one week back count in that week."""
+    Answer.objects.filter(author=people[1], question__in=answered[:2]).update(
+        created_at=timezone.now() - timedelta(weeks=1)
+    )
+    report = annotator_quality_report(campaign=answered[0].campaign_id)
+    history = report["annotators"][str(people[1].pk)]["history"]
+    # Q1 0.8 and Q2 1 a week ago; Q4 1 and Q5 2/3 this week
+    assert [(week["agreement"], week["scored"], week["reviewed"]) for week in history] == [
+        (exactly(90.0), 2, 0),
+        (exactly(250 / 3), 2, 0),
+    ]
