@@ -5,6 +5,7 @@ Agreement is worked out by hand on the answers of tests/evaluation/test_human.py
 fixtures); the flag rules on exact counts, at and around each threshold.
 """
 
+import dataclasses
 from datetime import timedelta
 from decimal import Decimal
 
@@ -15,11 +16,15 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
+from core import figures
+from core.models import StoredFigure
 from core.roles import Role
+from core.services.figure_jobs import figure_compute
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from evaluation.metrics import FQUAD_FR, SQUAD_EN
 from evaluation.selectors.annotator_quality import (
+    FIGURE,
     annotator_quality_report,
     answer_signs,
     first_sentence_end,
@@ -355,3 +360,43 @@ def test_agreement_weeks(answered, people):  # noqa: F811
         (exactly(90.0), 2, 0),
         (exactly(250 / 3), 2, 0),
     ]
+
+
+@pytest.fixture
+def large(monkeypatch):
+    """The measures as if the answers were too many to score during a request."""
+    figure = figures.REGISTRY[FIGURE]
+    monkeypatch.setitem(
+        figures.REGISTRY, FIGURE, dataclasses.replace(figure, small=lambda **params: False)
+    )
+
+
+def test_many_answers_make_a_stored_figure(
+    client,
+    careless_campaign,
+    large,
+    sent_tasks,
+    django_capture_on_commit_callbacks,
+):
+    campaign, writers = careless_campaign
+    client.force_login(UserFactory(username="boss", roles=[Role.ADMIN]))
+
+    def get():
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.get(f"/manage/quality/?campaign={campaign.pk}", HTTP_ACCEPT_LANGUAGE="en")
+
+    # Nothing stored yet: the table's own figures, the measures being computed, one job.
+    html = get().content.decode()
+    assert "Agreement and flags are being computed; reload in a minute." in html
+    assert 'class="quality-flag"' not in html
+    row = StoredFigure.objects.get(name=FIGURE, key=f'{{"campaign":{campaign.pk}}}')
+    assert sent_tasks.calls == [
+        ("core.tasks.stored_figure_task", {"kwargs": {"job_pk": row.pk}, "retry": False})
+    ]
+    get()  # being computed: no second job
+    assert len(sent_tasks.calls) == 1
+    figure_compute(row=row)
+    html = get().content.decode()
+    assert html.count('class="quality-flag"') == 2
+    assert "Agreement and flags computed on" in html
+    assert len(sent_tasks.calls) == 1
