@@ -3,7 +3,8 @@
 A chart is rows of real text (label and value, which wrap and are never cut) beside an SVG bar
 whose length is a percentage of the chart's scale: a fixed `top` (F1 charts: 100, so that two
 charts side by side read alike), else the largest value or target. A line chart
-is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table.
+is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table. A
+sparkline is a small one without axes, in a table's cell (the quality table's history).
 """
 
 import math
