@@ -94,6 +94,16 @@ def test_the_api_gives_agreement_and_flags(answered, people):  # noqa: F811
         4,
     )
     assert row["flags"] == []
+    today = timezone.localtime().date()
+    assert row["history"] == [
+        {
+            "week": (today - timedelta(days=today.weekday())).isoformat(),
+            "agreement": pytest.approx(1100 / 12),
+            "scored": 4,
+            "reviewed": 0,
+            "rejected_pct": None,
+        }
+    ]
     # ann0 gave 5 answers: too few for any sign to fire, whatever its share.
     assert row["signs"]["short"]["answers"] == 5
     assert row["signs"]["short"]["flagged"] is False
