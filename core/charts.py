@@ -3,7 +3,8 @@
 A chart is rows of real text (label and value, which wrap and are never cut) beside an SVG bar
 whose length is a percentage of the chart's scale: a fixed `top` (F1 charts: 100, so that two
 charts side by side read alike), else the largest value or target. A line chart
-is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table.
+is an SVG plot (x–y series, lines and dots) whose page also gives its figures as a table. A
+sparkline is a small one without axes, in a table's cell (the quality table's history).
 """
 
 import math
@@ -120,3 +121,33 @@ def line_chart(
         "x_ticks": [{"at": sx(t), "value": t} for t in x_ticks],
         "y_ticks": [{"at": sy(t), "value": t} for t in y_ticks],
     }
+
+
+def sparkline(
+    series: list[list[float | None]], *, top: float = 100.0, width: int = 120, height: int = 32
+) -> dict:
+    """Return the context of a small inline chart: each series is values at the same x steps
+    (None where a step has none), drawn from 0 (bottom) to `top` (top), in viewBox
+    coordinates with 2 units of margin; a series' line joins its known values in order and
+    a dot marks each one, so that a lone value still shows."""
+    steps = max((len(values) for values in series), default=0)
+    margin = 2
+
+    def sx(index: int) -> float:
+        if steps <= 1:
+            return width / 2
+        return round(margin + (width - 2 * margin) * index / (steps - 1), 1)
+
+    def sy(value: float) -> float:
+        return round(height - margin - (height - 2 * margin) * min(value, top) / top, 1)
+
+    lines = []
+    for values in series:
+        points = [(sx(i), sy(v)) for i, v in enumerate(values) if v is not None]
+        lines.append(
+            {
+                "points": " ".join(f"{x},{y}" for x, y in points),
+                "dots": [{"cx": x, "cy": y} for x, y in points],
+            }
+        )
+    return {"width": width, "height": height, "steps": steps, "lines": lines}

@@ -13,6 +13,12 @@ class EvaluationConfig(AppConfig):
 
         figure_register(human_figure())
 
+        from annotation.selectors.quality import QUALITY_MEASURES, QualityMeasures
+        from evaluation.selectors.annotator_quality import annotator_quality_figure
+
+        quality = annotator_quality_figure()
+        figure_register(quality)
+
         from annotation.events import questions_written
         from evaluation.services.model_loop.attempts import on_questions_written
 
@@ -25,6 +31,7 @@ class EvaluationConfig(AppConfig):
         from exports.scoring import POINT
 
         extension_register(POINT, release_scoring_extension())
+        extension_register(QUALITY_MEASURES, QualityMeasures(figure=quality.name))
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")
 
         # Evaluation's parts of lower apps' pages (core/fragments.py).

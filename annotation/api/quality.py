@@ -14,10 +14,15 @@ from annotation.api.serializers.quality import (
     QualityRowSerializer,
 )
 from annotation.models import Campaign
-from annotation.selectors.quality import quality_table
+from annotation.selectors.quality import (
+    quality_measures,
+    quality_measures_params,
+    quality_table,
+)
 from core.inputs import object_by_id
 from core.permissions import HasRole, IsPlatformAdmin
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 
 
 class IsReviewerOrAdmin(HasRole):
@@ -26,7 +31,8 @@ class IsReviewerOrAdmin(HasRole):
 
 class QualityView(APIView):
     """Reviewers and admins: per-annotator quality (questions, reviewed, verdict shares,
-    median seconds). Read-only: pausing stays with admins (`AnnotatorPauseView`)."""
+    median seconds; agreement, signs of careless work and flags: docs/quality.md).
+    Read-only: pausing stays with admins (`AnnotatorPauseView`)."""
 
     permission_classes = [IsReviewerOrAdmin]
 
@@ -43,7 +49,12 @@ class QualityView(APIView):
                 field="campaign",
                 missing=_("No such campaign."),
             )
-        return Response(QualityRowSerializer(quality_table(campaign=campaign), many=True).data)
+        measures = quality_measures()
+        value = None
+        if measures is not None:
+            value = figure_read(measures.figure, **quality_measures_params(campaign)).value
+        rows = quality_table(campaign=campaign, measures=value)
+        return Response(QualityRowSerializer(rows, many=True).data)
 
 
 class AnnotatorPauseView(APIView):

@@ -1,6 +1,15 @@
-"""Reads for review and quality: the queue, feedback to annotators, the per-annotator table."""
+"""Reads for review and quality: the queue, feedback to annotators, the per-annotator table.
+
+The table's agreement, signs of careless work and history (issue 28, docs/quality.md) are
+measured by evaluation, which owns the metrics: it registers a `QualityMeasures` at
+`QUALITY_MEASURES` (`core.extensions`) naming its stored figure; the page reads that figure
+(`core.services.figure_jobs.figure_read`) and hands its value to `quality_rows`. With none
+registered, those columns show "—".
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -8,8 +17,33 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from annotation.models import Campaign, Lease, ModelAttempt, ModelKind, Question, Review
 from annotation.selectors.candidates import waiting_reviews
 from annotation.selectors.reports import median_seconds
+from core.charts import sparkline
+from core.extensions import extension
 from core.pagination import KeysetPage, keyset_page
 from core.roles import Role
+
+QUALITY_MEASURES = "annotation.quality.measures"
+
+
+@dataclass(frozen=True)
+class QualityMeasures:
+    """What the app that scores answers adds to the quality table: the name of a stored figure
+    (`core.figures`) taking `campaign` (a campaign's id) or no parameter (every campaign),
+    whose value is {"annotators": {str(user id): {"agreement", "scored", "answers", "signs",
+    "flags", "history"}}, "overall": {"agreement", "scored", "human"}, "rules": {...}}."""
+
+    figure: str
+
+
+def quality_measures() -> QualityMeasures | None:
+    """The registered measures, or None (the columns then show "—")."""
+    return extension(QUALITY_MEASURES)
+
+
+def quality_measures_params(campaign: Campaign | None) -> dict:
+    """The figure's parameters for the table in view."""
+    return {"campaign": campaign.pk} if campaign is not None else {}
+
 
 # Annotators per page of the quality table: each row reads its annotator's questions (through
 # an index that holds every figure the row needs), so a page costs what its rows wrote.
@@ -115,12 +149,17 @@ def _model_counts(questions: QuerySet) -> dict[int, dict]:
 
 
 def quality_rows(
-    users: list, *, campaign: Campaign | None = None, model: bool = True
+    users: list,
+    *,
+    campaign: Campaign | None = None,
+    model: bool = True,
+    measures: dict | None = None,
 ) -> list[dict]:
     """Return the quality row of each of these authors, in their order: questions, reviewed,
     verdict shares (of the reviewed), median seconds per question, and, with `model`, the
     fooling rates (None where no question of theirs had a model verdict). Two queries, three
-    with `model`.
+    with `model`. `measures` is the value of the `QualityMeasures` figure (agreement, signs,
+    history: `_measured`), read once for the whole table; None leaves those columns empty.
 
     Fooling rate: fooled / questions with a model verdict. Validated fooling rate: fooled and
     approved (or corrected and still fooled) / reviewed questions with a model verdict."""
@@ -130,11 +169,52 @@ def quality_rows(
     model_counts = _model_counts(questions) if model and users else {}
     counts = _status_counts(questions)
     medians = median_seconds(questions) if counts else {}
+    found = (measures or {}).get("annotators", {})
     return [
         _quality_row(user, counts[user.pk], model_counts.get(user.pk, {}), medians[user.pk])
+        | _measured(found.get(str(user.pk)))
+        | _filled_elsewhere(user)
         for user in users
         if user.pk in counts  # an author who wrote nothing since the page was read has no row
     ]
+
+
+def _filled_elsewhere(user) -> dict:
+    """The columns the adaptive review and the gold questions fill (issue 28, items 1 and 2):
+    `review_rate` ({"rate": percent, "why": text}) and `gold` ({"score": percent, "low",
+    "high": its interval, "answers": count}); None here, shown as "—" by
+    annotation/quality_review_rate.html and annotation/quality_gold.html."""
+    return {"review_rate": None, "gold": None}
+
+
+# The history chart's two lines, in percent: agreement (F1) and the share rejected.
+HISTORY_SERIES = ("agreement", "rejected_pct")
+
+
+def _measured(found: dict | None) -> dict:
+    """Return a row's agreement, signs and history from the annotator's measures (None: not
+    measured, or nothing of theirs to measure)."""
+    if not found:
+        return {
+            "agreement": None,
+            "scored": 0,
+            "answers": 0,
+            "signs": {},
+            "flags": [],
+            "history": [],
+            "history_chart": None,
+        }
+    history = found["history"]
+    chart = sparkline([[week.get(name) for week in history] for name in HISTORY_SERIES], top=100.0)
+    return {
+        "agreement": found["agreement"],
+        "scored": found["scored"],
+        "answers": found["answers"],
+        "signs": found["signs"],
+        "flags": [{"sign": sign, **found["signs"][sign]} for sign in found["flags"]],
+        "history": history,
+        "history_chart": chart,
+    }
 
 
 def _status_counts(questions) -> dict:
@@ -173,11 +253,11 @@ def _quality_row(user, row: dict, judged: dict, median) -> dict:
     }
 
 
-def quality_table(*, campaign: Campaign | None = None) -> list[dict]:
+def quality_table(*, campaign: Campaign | None = None, measures: dict | None = None) -> list[dict]:
     """Return one row per annotator who wrote (in the campaign, if given), by username; the
     fooling rates are there always (None without a model verdict)."""
     users = list(_authors(campaign).order_by(*QUALITY_ORDER))
-    return quality_rows(users, campaign=campaign)
+    return quality_rows(users, campaign=campaign, measures=measures)
 
 
 def quality_table_page(
@@ -187,6 +267,7 @@ def quality_table_page(
     before: str = "",
     size: int = 0,
     model: bool = True,
+    measures: dict | None = None,
 ) -> KeysetPage:
     """Return a page of the quality table, by username, after or before a cursor (keyset).
 
@@ -201,7 +282,7 @@ def quality_table_page(
         after=after,
         before=before,
     )
-    page.rows = quality_rows(page.rows, campaign=campaign, model=model)
+    page.rows = quality_rows(page.rows, campaign=campaign, model=model, measures=measures)
     return page
 
 

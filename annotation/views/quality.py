@@ -14,6 +14,8 @@ from annotation.models import Campaign
 from annotation.selectors.quality import (
     IDLE_LIMIT,
     annotators_without_questions,
+    quality_measures,
+    quality_measures_params,
     quality_table_page,
     with_model,
 )
@@ -22,6 +24,7 @@ from core.inputs import parse_id
 from core.pagination import page_cursors
 from core.permissions import role_required
 from core.roles import Role
+from core.services.figure_jobs import figure_read
 
 admin_only = role_required(Role.ADMIN)
 
@@ -38,7 +41,14 @@ def quality_page(request):
             raise Http404 from None
         campaign = get_object_or_404(Campaign, pk=campaign_pk)
     model = with_model(campaign)  # the fooling-rate columns (docs/review-model.md)
-    page = quality_table_page(campaign=campaign, model=model, **page_cursors(request.GET))
+    measures = quality_measures()  # agreement, signs, history (docs/quality.md)
+    reading = None
+    if measures is not None:
+        reading = figure_read(measures.figure, **quality_measures_params(campaign))
+    value = reading.value if reading else None
+    page = quality_table_page(
+        campaign=campaign, model=model, measures=value, **page_cursors(request.GET)
+    )
     idle = annotators_without_questions()
     context = {
         "rows": page.rows,
@@ -50,6 +60,10 @@ def quality_page(request):
         "campaign": campaign,
         "model": model,
         "can_pause": request.user.has_role(Role.ADMIN),
+        "measured": measures is not None,
+        "reading": reading,
+        "overall": value["overall"] if value else None,
+        "rules": value["rules"] if value else None,
     }
     return render(request, "annotation/quality.html", context, status=page.status)
 

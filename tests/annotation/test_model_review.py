@@ -591,7 +591,8 @@ def test_the_quality_page_has_no_fooling_columns_without_a_model(
     assert find_all(html, id="quality-fooling") == []
     assert find_all(html, id="quality-model") == []
     rows = {row[0]: row for row in body_rows(by_id(html, "quality-table"))}
-    assert len(rows["ann0"]) == 8  # annotator … median, work
+    # annotator … median, agreement, flags, history, review rate, gold score, work
+    assert len(rows["ann0"]) == 13
     # A campaign that had a model (round 1) and has none now keeps the columns
     Campaign.objects.filter(pk=looped.pk).update(model_round=1)
     html = page(client.get(f"/manage/quality/?campaign={looped.pk}"))

@@ -20,6 +20,18 @@ class QualityRowSerializer(serializers.Serializer):
     fooled = serializers.IntegerField()
     fooling_pct = serializers.FloatField(allow_null=True)
     validated_fooling_pct = serializers.FloatField(allow_null=True)
+    # Agreement and signs of careless work (docs/quality.md): null / empty while not measured
+    # (a stored figure being computed). `signs`: {sign: {count, answers, share, baseline,
+    # flagged, examples}}; `flags`: the names of the flagged signs; `history`: per week
+    # {week, agreement, scored, reviewed, rejected_pct}.
+    agreement = serializers.FloatField(allow_null=True)
+    agreement_answers = serializers.IntegerField(source="scored")
+    signs = serializers.DictField(child=serializers.DictField())
+    flags = serializers.SerializerMethodField()
+    history = serializers.ListField(child=serializers.DictField())
+
+    def get_flags(self, row) -> list[str]:
+        return [flag["sign"] for flag in row["flags"]]
 
     def to_representation(self, row):
         data = super().to_representation(row)
