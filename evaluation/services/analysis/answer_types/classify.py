@@ -15,8 +15,10 @@ from evaluation.services.analysis.answer_types.dates import is_date_text
 from evaluation.services.analysis.answer_types.kinds import POS_TYPES, AnswerType
 from evaluation.services.analysis.answer_types.names import (
     _entity_type,
+    _foreign_title,
     _group_name,
     _is_address,
+    _located_in,
     _named_type,
     _proper_class,
     _titled_work,
@@ -43,6 +45,9 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
         return AnswerType.OTHER
     if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
         return AnswerType.DATE
+    foreign = _foreign_title(tokens)
+    if foreign is not None:
+        return foreign
     content = [token for token in tokens if _is_content(token)] or tokens
     head = _syntactic_head(span, content)
     if _is_clause(span, head) or _is_imperative(tokens) or _is_participle(tokens, head):
@@ -56,6 +61,7 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
         or _titled_work(span, head)
         or _named_type(span, head)
         or _group_name(head)
+        or _located_in(span, head)
         or _entity_type(span, head)
         or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
     )

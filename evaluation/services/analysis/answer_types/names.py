@@ -268,3 +268,46 @@ def _named_entity_type(span: Any, head: Any) -> AnswerType | None:
         return AnswerType.PERSON if _full_name(span, head) else AnswerType.OTHER_ENTITY
     _largest, label = max(inside, key=lambda pair: len(pair[0]))
     return ENTITY_TYPES.get(label, AnswerType.OTHER_ENTITY)
+
+
+# Function words of English, Italian, Spanish and German that French does not use: two of
+# them in an answer with a capital make it a foreign title ("The reel of Tulloch", "T'amo mia
+# vita"). Particles of persons' names ("di", "da", "del", "della", "van", "von", "der", "y",
+# "el", "das", "dos") are left out: "Piero della Francesca" is a person.
+FOREIGN_WORDS = frozenset(
+    """the of and on in is are my your our his her to for with from at it this that
+    il gli nel nella alla mia mio tuo tua per con los las und mit zu""".split()  # noqa: SIM905
+)
+
+
+def _foreign_title(tokens: list[Any]) -> AnswerType | None:
+    """Return other_entity for a title in another language: two or more of its words are
+    function words French does not have, and it holds a capital ("Balmoral Castle on sale,
+    … The kelt is my delight", "T'amo mia vita et La mia cara vita"). The parser reads such
+    words as verbs, pronouns or unknown; French Wikipedia quotes whole foreign phrases
+    mostly as the names of works, songs, bands and organisations."""
+    foreign = sum(token.lower_ in FOREIGN_WORDS for token in tokens)
+    if foreign >= 2 and any(token.text[:1].isupper() for token in tokens):
+        return AnswerType.OTHER_ENTITY
+    return None
+
+
+# Prepositions that place a name in a larger place ("Cortina d'Ampezzo en Italie").
+LOCATING = frozenset({"en", "au", "aux"})
+
+
+def _located_in(span: Any, head: Any) -> AnswerType | None:
+    """Return place for a capitalised name followed, inside the answer, by "en", "au" or
+    "aux" and a place the recogniser calls LOC ("Cortina d'Ampezzo en Italie", "Tours en
+    France"): a name situated in a country or a region is a place, whatever its own entity
+    says (the recogniser called Cortina a person)."""
+    if not head.text[:1].isupper() or _pos(head) not in ("PROPN", "NOUN", "X"):
+        return None
+    doc = span.doc
+    for at in range(head.i + 1, span.end - 1):
+        token, after = doc[at], doc[at + 1]
+        if token.is_punct or (token.pos_ == "VERB" and not token.text[:1].isupper()):
+            return None
+        if token.lower_ in LOCATING and after.text[:1].isupper() and _ent_type(after) == "LOC":
+            return AnswerType.PLACE
+    return None
