@@ -10,8 +10,8 @@ from evaluation.services.analysis.answer_types.clauses import (
     _is_gloss,
     _is_imperative,
     _is_negated,
-    _is_sentence,
     _is_participle,
+    _is_sentence,
     _is_summer,
 )
 from evaluation.services.analysis.answer_types.dates import is_date_text

@@ -21,7 +21,9 @@ from evaluation.services.analysis.answer_types.tokens import NO_ENTITIES, Entiti
 class _Piece:
     """The sentences of one context that hold answers: parsed instead of the whole context.
 
-    `offset` is where the text starts in the context; `answers` are (item index, start, end)
+    `offset` is where the text starts in the context, `context` the whole paragraph (the
+    rules read the class nouns written before a name there: `doc.user_data[CONTEXT]`);
+    `answers` are (item index, start, end)
     with offsets in the context; `capitalised` says whether an answer holds a capital letter
     (only then do the rules read entities).
     """
