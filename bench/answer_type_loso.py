@@ -163,6 +163,19 @@ def main() -> None:
         with switched_off(off):
             columns["leave one out"][name] = typed(nlp, rows)
         columns["round 3"][name] = typed(nlp, rows)
+    for column in ("leave one out", "round 3"):
+        changed = fixed = broken = 0
+        for name, rows in samples.items():
+            for row, old, new in zip(
+                rows, columns["round 2"][name], columns[column][name], strict=True
+            ):
+                changed += old != new
+                fixed += old != row["label"] == new
+                broken += old == row["label"] != new
+        print(
+            f"{column} against round 2: {changed} answers typed otherwise, "
+            f"{fixed} made right, {broken} made wrong"
+        )
     print("round-3 rules and the samples read while writing them:")
     for rule, (seen, _patches) in rules.items():
         print(f"  {rule:<31} {', '.join(sorted(seen))}")

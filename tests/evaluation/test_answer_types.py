@@ -431,6 +431,7 @@ ROUND_3 = [
         "La pratique d'utiliser de l'huile pour bronzer se développe parallèlement.",
         "verb",
     ),
+    ("Il visite la maison où il est né.", "la maison où il est né.", "common_noun"),
     # a nickname (round 3: an organisation before)
     ("Le peintre Michele Ongaro (dit Pannonio) travaillait à Ferrare.", "Pannonio", "person"),
     # a sentence's first word coordinated with an adjective (round 3: an entity before)

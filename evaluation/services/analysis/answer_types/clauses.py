@@ -251,14 +251,21 @@ def _is_negated(tokens: list[Any]) -> bool:
     return False
 
 
+# Relative pronouns: a finite verb after one is a relative clause's, in a noun phrase.
+RELATIVES = frozenset(
+    """qui que qu' qu’ où dont lequel laquelle lesquels lesquelles auquel duquel""".split()  # noqa: SIM905
+)
+
+
 def _is_sentence(span: Any, tokens: list[Any]) -> bool:
     """Return whether the answer is a whole sentence: four words or more, closed by its full
-    stop, with a finite verb ("La pratique d'utiliser de l'huile … se développe
-    parallèlement.")."""
+    stop, with a finite verb and no relative pronoun ("La pratique d'utiliser de l'huile … se
+    développe parallèlement."; "la maison où il est né." is a noun phrase)."""
     last = span.doc[span.end - 1]
     return (
         last.text in (".", "!", "?", "…")
         and len(tokens) >= 4
+        and not any(token.lower_ in RELATIVES for token in tokens)
         and any(
             token.pos_ in ("VERB", "AUX")
             and "Fin" in token.morph.get("VerbForm")

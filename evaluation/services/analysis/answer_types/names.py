@@ -360,7 +360,7 @@ def _context_class(span: Any, head: Any) -> AnswerType | None:
 FIRM_NOUNS = frozenset(
     """société sociétés entreprise entreprises firme compagnie sponsor équipementier
     constructeur fabricant éditeur distributeur studio studios club équipe parti
-    association fondation banque chaîne station radio""".split()  # noqa: SIM905
+    association fondation banque chaîne radio""".split()  # noqa: SIM905
 )
 # What opens a class noun that names ("la ville de Sion", "sa fille Marie").
 ARTICLES = frozenset(
