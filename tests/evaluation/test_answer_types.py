@@ -357,6 +357,107 @@ def test_organisations_epochs_imperatives_and_participles_get_their_type(
     assert classify(nlp, context, answer) is AnswerType(expected)
 
 
+# Issue 25's third round (docs/answer-types.md, "Round 3"): each rule's case, and beside it
+# what the rule must leave alone. Every case marked "round 3" got another type before it.
+ROUND_3 = [
+    # a title in another language: two function words French does not have (round 3)
+    ("Il joue ensuite The kelt is my delight au violon.", "The kelt is my delight", "other_entity"),
+    (
+        "Ainsi, T'amo mia vita et La mia cara vita, deux madrigaux, sont publiés.",
+        "T'amo mia vita et La mia cara vita",
+        "other_entity",
+    ),
+    ("Le peintre Piero della Francesca naît à Borgo.", "Piero della Francesca", "person"),
+    # a name situated in a place the recogniser calls LOC (round 3; Cortina was a person)
+    (
+        "Les Jeux se tiennent à Cortina d'Ampezzo en Italie.",
+        "Cortina d'Ampezzo en Italie",
+        "place",
+    ),
+    # a trade before a person's name, parted from it (round 3)
+    (
+        "Le prix est remis pour le directeur technique de l'Inter Gabriele Oriali.",
+        "le directeur technique de l'Inter Gabriele Oriali",
+        "person",
+    ),
+    # acts and events, an Italian "della" (round 3)
+    (
+        "Charles le Chauve promulgue le capitulaire de Quierzy en 877.",
+        "capitulaire de Quierzy",
+        "other_entity",
+    ),
+    (
+        "L'Inter dispute le derby della Madonnina contre Milan.",
+        "derby della Madonnina",
+        "other_entity",
+    ),
+    # works and brands named after their class noun (round 3)
+    ("Il boit la bière Pelforth chaque soir.", "la bière Pelforth", "other_entity"),
+    # the class noun before the name (round 3: "Black" was a person)
+    ("Elle est issue de la famille Black et garde ce nom.", "Black", "other_entity"),
+    ("La ville de Sion est en Valais.", "Sion", "place"),
+    # a class noun without an article names nothing; streets are named after persons
+    (
+        "Le préfet de région Michel Cadot estime que le projet avance.",
+        "Michel Cadot",
+        "person",
+    ),
+    ("Il habite rue Victor Hugo depuis dix ans.", "Victor Hugo", "person"),
+    # a geographic noun and a region's adjective (round 3); another adjective is no name
+    ("Le jaguar vit sur le continent sud-américain.", "le continent sud-américain", "place"),
+    ("Il part ensuite pour la ville voisine.", "la ville voisine", "common_noun"),
+    # a gloss, a word cited after its language (round 3)
+    (
+        "Il vient du mot wijde (« large » en français) selon les auteurs.",
+        "wijde (« large » en français",
+        "other",
+    ),
+    ("Il vient du mot néerlandais wijde, qui décrit sa forme.", "wijde", "other"),
+    # a negated verb after its subject; a participle in brackets is none
+    (
+        "Le roi lui confie la faillite, et Sully ne rétablit la situation qu'au moyen de "
+        "mesures draconiennes.",
+        "Sully ne rétablit la situation qu'au moyen de mesures draconiennes",
+        "verb",
+    ),
+    (
+        "Ils mangent différents végétaux (n'appartenant pas à la même espèce).",
+        "différents végétaux (n'appartenant pas à la même espèce",
+        "common_noun",
+    ),
+    # a whole sentence with its full stop (round 3)
+    (
+        "La pratique d'utiliser de l'huile pour bronzer se développe parallèlement.",
+        "La pratique d'utiliser de l'huile pour bronzer se développe parallèlement.",
+        "verb",
+    ),
+    ("Il visite la maison où il est né.", "la maison où il est né.", "common_noun"),
+    # a nickname (round 3: an organisation before)
+    ("Le peintre Michele Ongaro (dit Pannonio) travaillait à Ferrare.", "Pannonio", "person"),
+    # a sentence's first word coordinated with an adjective (round 3: an entity before)
+    ("Craintif et solitaire, le lynx vit dans la forêt.", "Craintif et solitaire", "adjective"),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "expected"), ROUND_3)
+def test_titles_trades_brands_glosses_and_nicknames_get_their_type(nlp, context, answer, expected):
+    assert classify(nlp, context, answer) == expected
+
+
+def test_a_class_noun_in_another_sentence_of_the_paragraph_names_the_answer(nlp):
+    # only the answer's sentence is parsed; the paragraph is read for "la famille Black"
+    context = (
+        "Andromeda est issue de la famille Black. Elle épouse Ted Tonks, un moldu. "
+        "Son nom de jeune fille est Black."
+    )
+    last = (context, context.rindex("Black"), "Black")
+
+    assert answer_types([last], nlp=nlp) == [AnswerType.OTHER_ENTITY]
+    assert answer_types([last], nlp=nlp, n_process=2) == [AnswerType.OTHER_ENTITY]
+    alone = "Son nom de jeune fille est Black."
+    assert answer_types([(alone, alone.index("Black"), "Black")], nlp=nlp) == [AnswerType.PERSON]
+
+
 def test_a_subject_with_noun_complements_opens_a_clause(nlp):
     # "Graduellement, le système … devint …": where the parse loses the subject's link (two
     # roots in a PIAF paragraph), the words alone must show the subject and its verb.
@@ -406,6 +507,8 @@ def test_types_have_the_names_the_pages_use():
         "le 11",
         "mouharram",
         "durant les XIXe et XXe siècles",
+        "à l'horizon 2024",  # round 3
+        "entre -8000 et -3000",  # round 3: years written with a minus sign
     ],
 )
 def test_date_rules_accept_dates(text):
@@ -414,7 +517,18 @@ def test_date_rules_accept_dates(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["50", "100 000", "14,2 milliards", "1500 habitants", "XVIIe arrondissement", "été", "Mars"],
+    [
+        "50",
+        "100 000",
+        "14,2 milliards",
+        "1500 habitants",
+        "XVIIe arrondissement",
+        "été",
+        "Mars",
+        "-15 °C",
+        "-5 %",
+        "l'horizon",
+    ],
 )
 def test_date_rules_refuse_other_texts(text):
     # "été" is also the participle of être, and a capitalised "Mars" alone is the planet

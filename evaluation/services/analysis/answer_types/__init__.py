@@ -64,6 +64,16 @@ capital letter as no name ("rayons X"); in 8, the name an event is named after (
 of "la bataille de Bennington") → place, a full name with no entity → person; in 10, a lone
 noun graded by an adverb of degree → adjective, a superlative of a group → common noun.
 
+The third round added: a title in another language (two function words French lacks) →
+other_entity and a gloss or a word cited after its language → other, both before 2; "à
+l'horizon 2024" and years with a minus sign in 2; a negated verb after its subject and a
+whole sentence with its full stop in 3; in 6 to 9, a sentence's first word coordinated with
+an adjective → adjective, a geographic noun with a region's adjective → place, trades, acts,
+works and brands as class nouns, the class noun met before the same name in the paragraph
+(`_context_class`: the paragraph is in `doc.user_data[CONTEXT]`), a name "en" a place →
+place, a nickname → person. docs/answer-types.md ("Round 3") has which samples each rule was
+written on and the leave-one-sample-out figures.
+
 Dates come before numbers because a year is a number too (SQuAD splits "Date" out of the
 numerical answers the same way); numbers before entities, as in SQuAD, so "3 000 Parisiens"
 is a quantity. Steps 8 and 9 ask for a capital letter because French writes proper nouns

@@ -7,17 +7,26 @@ from typing import Any
 from evaluation.services.analysis.answer_types.clauses import (
     _is_cited_word,
     _is_clause,
+    _is_gloss,
     _is_imperative,
+    _is_negated,
     _is_participle,
+    _is_sentence,
     _is_summer,
 )
 from evaluation.services.analysis.answer_types.dates import is_date_text
 from evaluation.services.analysis.answer_types.kinds import POS_TYPES, AnswerType
 from evaluation.services.analysis.answer_types.names import (
+    _context_class,
     _entity_type,
+    _foreign_title,
+    _geographic_name,
     _group_name,
     _is_address,
+    _located_in,
     _named_type,
+    _nickname,
+    _opening_adjective,
     _proper_class,
     _titled_work,
 )
@@ -39,23 +48,37 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     span = doc.char_span(start_char, end_char, alignment_mode="expand")
     text = span.text[start_char - span.start_char : end_char - span.start_char]
     tokens = [token for token in span if not (token.is_punct or token.is_space)]
-    if not tokens or _is_cited_word(span):
+    if not tokens or _is_cited_word(span) or _is_gloss(text):
         return AnswerType.OTHER
     if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
         return AnswerType.DATE
+    foreign = _foreign_title(tokens)
+    if foreign is not None:
+        return foreign
     content = [token for token in tokens if _is_content(token)] or tokens
     head = _syntactic_head(span, content)
-    if _is_clause(span, head) or _is_imperative(tokens) or _is_participle(tokens, head):
+    if (
+        _is_clause(span, head)
+        or _is_imperative(tokens)
+        or _is_participle(tokens, head)
+        or _is_negated(tokens)
+        or _is_sentence(span, tokens)
+    ):
         return AnswerType.VERB
     if _is_address(tokens):
         return AnswerType.PLACE
     if _is_quantity(tokens, content, head):
         return AnswerType.NUMBER
     return (
-        _proper_class(tokens, head)
+        _opening_adjective(span, head)
+        or _proper_class(tokens, head)
         or _titled_work(span, head)
+        or _geographic_name(span, head)
         or _named_type(span, head)
         or _group_name(head)
+        or _context_class(span, head)
+        or _nickname(span, head)
+        or _located_in(span, head)
         or _entity_type(span, head)
         or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
     )

@@ -38,6 +38,7 @@ def _is_cited_word(span: Any) -> bool:
     doc, at = span.doc, span.start - 1
     while at >= 0 and (doc[at].is_punct or doc[at].is_space):
         at -= 1
+    at = _past_language(doc, at)
     return (
         at > 0
         and doc[at].lower_ in CITATION_NOUNS
@@ -45,6 +46,14 @@ def _is_cited_word(span: Any) -> bool:
         and span.end - span.start <= 3
         and doc[span.start].pos_ not in FUNCTION_POS  # "au terme du contrat": no citation
     )
+
+
+def _past_language(doc: Any, at: int) -> int:
+    """Return where the citation noun is when an adjective (a language's) parts it from the
+    word cited ("le mot néerlandais wijde"), else `at` unchanged."""
+    if at > 1 and doc[at].pos_ == "ADJ" and doc[at - 1].lower_ in CITATION_NOUNS:
+        return at - 1
+    return at
 
 
 # Words ending in "-ez" that are no verb in the second person plural.
@@ -203,3 +212,64 @@ def _complements(words: list[Any], at: int) -> int:
             after += 1
         at = after
     return at
+
+
+# A gloss: a word given with its translation ("wijde (« large » en français", "seven », «
+# sept » en anglais"): a word cited as a word.
+_GLOSS = re.compile(
+    r"«[^»]*»\s*(?:en|in)\s+(?:français|anglais|latin|grec|allemand|italien|espagnol|arabe"
+    r"|néerlandais|portugais|russe|hébreu|breton|occitan|basque|corse|japonais|chinois)\b",
+    re.I,
+)
+
+
+def _is_gloss(text: str) -> bool:
+    """Return whether the answer holds a word's translation in quotes ("« large » en
+    français"): the answer cites words."""
+    return _GLOSS.search(text) is not None
+
+
+NEGATIONS = frozenset({"ne", "n'", "n’"})
+
+
+def _is_negated(tokens: list[Any]) -> bool:
+    """Return whether the answer holds a subject and its negated verb ("Sully ne rétablit la
+    situation qu'au moyen de…"): "ne" comes only before a verb, so a noun, name or pronoun,
+    "ne" and a verb within two words make a clause, whatever the tagger made of the verb."""
+    for at in range(1, len(tokens) - 1):
+        if tokens[at].lower_ not in NEGATIONS:
+            continue
+        subject = tokens[at - 1].pos_ in ("NOUN", "PROPN", "PRON") and (
+            tokens[at - 1].i == tokens[at].i - 1  # "végétaux (n'appartenant": no subject
+        )
+        verb = any(
+            token.pos_ in ("VERB", "AUX") and not token.lower_.endswith("ant")
+            for token in tokens[at + 1 : at + 3]
+        )
+        if subject and verb and len(tokens) >= 4:
+            return True
+    return False
+
+
+# Relative pronouns: a finite verb after one is a relative clause's, in a noun phrase.
+RELATIVES = frozenset(
+    """qui que qu' qu’ où dont lequel laquelle lesquels lesquelles auquel duquel""".split()  # noqa: SIM905
+)
+
+
+def _is_sentence(span: Any, tokens: list[Any]) -> bool:
+    """Return whether the answer is a whole sentence: four words or more, closed by its full
+    stop, with a finite verb and no relative pronoun ("La pratique d'utiliser de l'huile … se
+    développe parallèlement."; "la maison où il est né." is a noun phrase)."""
+    last = span.doc[span.end - 1]
+    return (
+        last.text in (".", "!", "?", "…")
+        and len(tokens) >= 4
+        and not any(token.lower_ in RELATIVES for token in tokens)
+        and any(
+            token.pos_ in ("VERB", "AUX")
+            and "Fin" in token.morph.get("VerbForm")
+            and token.text.islower()
+            for token in tokens
+        )
+    )

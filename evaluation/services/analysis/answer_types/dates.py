@@ -26,7 +26,7 @@ DATE_FILLERS = frozenset(
     """le la l les en de d du des à au aux vers dès depuis entre et ou jusqu jusque avant après
     début fin milieu mi courant cours partir premier première dernier dernière moitié environ
     autour an année années printemps été automne hiver matin soir nuit durant pendant mois
-    jour""".split()  # noqa: SIM905
+    jour horizon""".split()  # noqa: SIM905
 )
 # A bare number is a year after these ("en 732", "l'an 1000"), whatever its length.
 YEAR_MARKERS = frozenset({"en", "an", "vers", "depuis", "dès"})
@@ -87,9 +87,14 @@ def _is_date_word(word: str, has_digit: bool) -> bool:
     return lower in WEEKDAYS or lower in PERIODS or lower in OTHER_MONTHS or lower in SEASONS
 
 
+# A year before the common era written with a minus sign ("entre -8000 et -3000"): an era.
+_NEGATIVE_YEAR = re.compile(r"(?<![\w.,])[-−–]\d{3,5}\b(?![.,]\d)")
+
+
 def _strip_date_marks(text: str) -> tuple[str, bool]:
-    """Replace eras and numeric dates by spaces; return the rest and whether one was found."""
-    stripped = _NUMERIC_DATE.sub(" ", _ERA.sub(" ", text))
+    """Replace eras, numeric dates and years written with a minus sign by spaces; return the
+    rest and whether one was found."""
+    stripped = _NEGATIVE_YEAR.sub(" ", _NUMERIC_DATE.sub(" ", _ERA.sub(" ", text)))
     return stripped, stripped != text
 
 

@@ -43,7 +43,18 @@ PERSON_NOUNS = frozenset(
     magistrat juge docteur professeur saint sainte monseigneur frère frères sœur sœurs père
     mère fils fille comte comtesse duc duchesse baron baronne seigneur sultan calife émir tsar
     abbé évêque archevêque cardinal poète peintre écrivain architecte compositeur acteur
-    actrice chanteur chanteuse joueur joueuse entraîneur pilote couple dieu déesse""".split()  # noqa: SIM905
+    actrice chanteur chanteuse joueur joueuse entraîneur pilote couple dieu déesse
+    directeur directrice secrétaire gouverneur maire député sénateur ambassadeur consul
+    chancelier vice-président fondateur fondatrice auteur autrice sculpteur musicien
+    musicienne philosophe historien historienne savant mathématicien physicien chimiste
+    médecin chirurgien avocat journaliste réalisateur réalisatrice producteur dramaturge
+    romancier romancière guitariste pianiste violoniste sergent officier moine prêtre pasteur
+    rabbin imam prophète apôtre disciple héros héroïne personnage épouse époux mari veuve
+    oncle tante neveu nièce cousin cousine grand-père grand-mère successeur héritier
+    héritière champion championne athlète nageur nageuse cycliste footballeur boxeur skieur
+    coureur coureuse patineur patineuse tennisman attaquant défenseur gardien
+    préfet sélectionneur vizir pharaon shah khan chevalier marquis marquise vicomte
+    vicomtesse infant infante dauphin régent régente""".split()  # noqa: SIM905
 )
 PLACE_NOUNS = frozenset(
     """ville villes village villages cité république royaume empire île îles site région
@@ -57,7 +68,7 @@ PLACE_NOUNS = frozenset(
     parc jardin château palais temple église cathédrale basilique abbaye monastère couvent
     prieuré chapelle mosquée synagogue sanctuaire musée stade gare aéroport fort forteresse
     citadelle cimetière pavillon manoir hôpital lycée villa phare donjon amphithéâtre
-    observatoire""".split()  # noqa: SIM905
+    observatoire continent""".split()  # noqa: SIM905
 )
 # Streets, in an address after its number ("12, square Grimmaurd").
 STREET_NOUNS = frozenset(
@@ -73,7 +84,8 @@ GROUP_NOUNS = frozenset(
 )
 EVENT_NOUNS = frozenset(
     """traité traités bataille batailles siège expédition concile édit accord accords guerre
-    campagne révolution conférence congrès paix""".split()  # noqa: SIM905
+    campagne révolution conférence congrès paix capitulaire charte bulle ordonnance pacte
+    concordat convention protocole armistice derby""".split()  # noqa: SIM905
 )
 # Organisations and competitions named after their class noun ("armée de résistance du
 # Seigneur", "championnat de France amateur", "la coupe de France", "le parti Baas"): the
@@ -112,6 +124,30 @@ CITATION_NOUNS = frozenset(
     syllabe""".split()  # noqa: SIM905
 )
 NAME_OF = frozenset({"de", "d'", "d’", "du", "des"})
+# The same in the Italian names French quotes ("le derby della Madonnina").
+FOREIGN_OF = frozenset({"della", "delle", "dello", "del", "dei", "degli", "di"})
+# Works, brands and products named after their class noun, in the answer or before it in the
+# paragraph ("la bière Pelforth", "le single Kuro Neko", "la méthode Gundersen"): other
+# proper nouns. Only directly before the name ("le film de Truffaut" names a person).
+WORK_NOUNS = frozenset(
+    """film films roman romans album albums chanson chansons single poème poèmes opéra
+    opéras ballet symphonie tableau tableaux œuvre livre livres recueil série séries
+    feuilleton émission magazine journal journaux revue quotidien hebdomadaire mensuel
+    bimensuel périodique logiciel jeu jeux console marque marques bière bières vin vins
+    cépage fromage modèle voiture moteur avion fusée satellite sonde label groupe méthode
+    épreuve opération plan projet programme doctrine""".split()  # noqa: SIM905
+)
+# Place nouns whose name, met elsewhere in the paragraph, says a place ("la ville de Sion"):
+# the geographic ones. Streets, squares, buildings and schools are named after persons ("la
+# rue Victor Hugo", "le lycée Henri-IV"): their names tell nothing.
+GEOGRAPHIC_NOUNS = frozenset(
+    """ville villes village villages cité république royaume empire île îles région
+    province département commune comté duché principauté émirat pays mont monts massif lac
+    vallée fleuve rivière baie golfe désert archipel plaine plateau forêt colline montagne
+    volcan mer océan étang marais glacier oasis bassin delta estuaire péninsule isthme atoll
+    lagune ruisseau torrent cordillère steppe territoire colonie canton arrondissement
+    district paroisse hameau bourg oblast capitale continent""".split()  # noqa: SIM905
+)
 
 
 SUPERLATIVES = frozenset({"plus", "moins", "mieux"})

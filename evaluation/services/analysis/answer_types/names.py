@@ -11,6 +11,8 @@ from evaluation.services.analysis.answer_types.kinds import (
     DIRECTIONS,
     ENTITY_TYPES,
     EVENT_NOUNS,
+    FOREIGN_OF,
+    GEOGRAPHIC_NOUNS,
     GEOLOGICAL_PERIODS,
     GROUP_NOUNS,
     NAME_OF,
@@ -19,6 +21,7 @@ from evaluation.services.analysis.answer_types.kinds import (
     PLACE_NOUNS,
     SHIP_NOUNS,
     STREET_NOUNS,
+    WORK_NOUNS,
     AnswerType,
 )
 from evaluation.services.analysis.answer_types.tokens import (
@@ -125,6 +128,8 @@ def _name_after(span: Any, head: Any) -> Any:
     while after < span.end and doc[after].pos_ == "ADJ" and not _has_capital(doc[after]):
         after += 1
     of = after < span.end and doc[after].lower_ in NAME_OF
+    if lower in EVENT_NOUNS and after < span.end and doc[after].lower_ in FOREIGN_OF:
+        of = True  # "le derby della Madonnina"
     if of and lower in PLACE_NOUNS | EVENT_NOUNS:
         after += 1
         if after + 1 < span.end and doc[after].pos_ == "DET":  # "de la", "de l'"
@@ -139,7 +144,7 @@ def _class_of_name(lower: str, name: Any) -> AnswerType:
     entity."""
     if lower in PLACE_NOUNS:
         return AnswerType.PLACE
-    if lower in EVENT_NOUNS or lower in GROUP_NOUNS or lower in SHIP_NOUNS:
+    if lower in EVENT_NOUNS or lower in GROUP_NOUNS or lower in SHIP_NOUNS | WORK_NOUNS:
         return AnswerType.OTHER_ENTITY
     if lower in PERSON_NOUNS and _ent_type(name) in ("", "PER"):
         return AnswerType.PERSON
@@ -268,3 +273,177 @@ def _named_entity_type(span: Any, head: Any) -> AnswerType | None:
         return AnswerType.PERSON if _full_name(span, head) else AnswerType.OTHER_ENTITY
     _largest, label = max(inside, key=lambda pair: len(pair[0]))
     return ENTITY_TYPES.get(label, AnswerType.OTHER_ENTITY)
+
+
+# Function words of English, Italian, Spanish and German that French does not use: two of
+# them in an answer with a capital make it a foreign title ("The reel of Tulloch", "T'amo mia
+# vita"). Particles of persons' names ("di", "da", "del", "della", "van", "von", "der", "y",
+# "el", "das", "dos") are left out: "Piero della Francesca" is a person.
+FOREIGN_WORDS = frozenset(
+    """the of and on in is are my your our his her to for with from at it this that
+    il gli nel nella alla mia mio tuo tua per con los las und mit zu""".split()  # noqa: SIM905
+)
+
+
+def _foreign_title(tokens: list[Any]) -> AnswerType | None:
+    """Return other_entity for a title in another language: two or more of its words are
+    function words French does not have, and it holds a capital ("Balmoral Castle on sale,
+    … The kelt is my delight", "T'amo mia vita et La mia cara vita"). The parser reads such
+    words as verbs, pronouns or unknown; French Wikipedia quotes whole foreign phrases
+    mostly as the names of works, songs, bands and organisations."""
+    foreign = sum(token.lower_ in FOREIGN_WORDS for token in tokens)
+    if foreign >= 2 and any(token.text[:1].isupper() for token in tokens):
+        return AnswerType.OTHER_ENTITY
+    return None
+
+
+# Prepositions that place a name in a larger place ("Cortina d'Ampezzo en Italie").
+LOCATING = frozenset({"en", "au", "aux"})
+
+
+def _located_in(span: Any, head: Any) -> AnswerType | None:
+    """Return place for a capitalised name followed, inside the answer, by "en", "au" or
+    "aux" and a place the recogniser calls LOC ("Cortina d'Ampezzo en Italie", "Tours en
+    France"): a name situated in a country or a region is a place, whatever its own entity
+    says (the recogniser called Cortina a person)."""
+    if not head.text[:1].isupper() or _pos(head) not in ("PROPN", "NOUN", "X"):
+        return None
+    doc = span.doc
+    for at in range(head.i + 1, span.end - 1):
+        token, after = doc[at], doc[at + 1]
+        if token.is_punct or (token.pos_ == "VERB" and not token.text[:1].isupper()):
+            return None
+        if token.lower_ in LOCATING and after.text[:1].isupper() and _ent_type(after) == "LOC":
+            return AnswerType.PLACE
+    return None
+
+
+# The classes a name takes from the class noun met before it, in the answer's paragraph.
+CONTEXT = "answer_types.context"  # in doc.user_data: (paragraph, offset of the doc)
+_CLASS_BEFORE = re.compile(
+    r"(?:^|[\s'’])(?P<det>[^\W\d_]+)[\s'’]\s*(?P<noun>[^\W\d_][\w-]*)\s+(?P<of>(?:de|du|des)\s+(?:la\s+|l['’]\s*)?|d['’]\s*)?"
+    r"[«\"“]?\s*$"
+)
+
+
+def _context_class(span: Any, head: Any) -> AnswerType | None:
+    """Return the type a name's class noun gives it where the answer is a bare name and the
+    paragraph writes the class noun before it, here or elsewhere ("Elle est issue de la
+    famille Black" for "Black", "le principal sponsor …, Pelforth" no; "la bière Pelforth"
+    yes): a geographic noun ("la ville de Sion") → place, a person's title or trade ("le
+    roi Louis") → person, a group, a ship, a work, a brand ("la famille Black", "le navire
+    Finneagle", "la méthode Gundersen") → other proper noun. Several classes that disagree
+    give none. Streets and buildings are left out: they are named after persons."""
+    words = [token for token in span if not (token.is_punct or token.pos_ in ("DET", "ADP"))]
+    if not words or not all(token.text[:1].isupper() for token in words if token.is_alpha):
+        return None
+    if not head.text[:1].isupper():
+        return None
+    paragraph, offset = span.doc.user_data.get(CONTEXT, (span.doc.text, 0))
+    name = span.doc.text[words[0].idx : span.end_char]
+    found = set()
+    at = paragraph.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not paragraph[at - 1].isalnum()) and (
+            end == len(paragraph) or not paragraph[end].isalnum()
+        ):
+            kind = _class_before(paragraph[max(0, at - 60) : at])
+            if kind is not None:
+                found.add(kind)
+        at = paragraph.find(name, at + 1)
+    return found.pop() if len(found) == 1 else None
+
+
+# Companies, teams and their roles, before a name elsewhere in the paragraph ("la société
+# Sunset", "le sponsor Pelforth"); too often common in the answer itself ("société").
+FIRM_NOUNS = frozenset(
+    """société sociétés entreprise entreprises firme compagnie sponsor équipementier
+    constructeur fabricant éditeur distributeur studio studios club équipe parti
+    association fondation banque chaîne radio""".split()  # noqa: SIM905
+)
+# What opens a class noun that names ("la ville de Sion", "sa fille Marie").
+ARTICLES = frozenset(
+    """le la l les un une des du au aux ce cet cette ces son sa ses leur leurs notre""".split()  # noqa: SIM905
+)
+
+
+def _class_before(before: str) -> AnswerType | None:
+    """Return the type the class noun at the end of `before` gives the name after it."""
+    match = _CLASS_BEFORE.search(before)
+    if match is None:
+        return None
+    noun, of = match["noun"].lower(), match["of"]
+    if match["det"].lower() not in ARTICLES:
+        return None  # "le préfet de région Michel Cadot": a class noun with no article
+    if noun in GEOGRAPHIC_NOUNS:
+        return AnswerType.PLACE
+    if of:
+        return AnswerType.OTHER_ENTITY if noun in GROUP_NOUNS and "des" in of else None
+    if noun in PERSON_NOUNS and noun not in ("saint", "sainte"):
+        return AnswerType.PERSON
+    if noun in GROUP_NOUNS | SHIP_NOUNS | WORK_NOUNS | FIRM_NOUNS:
+        return AnswerType.OTHER_ENTITY
+    return None
+
+
+# Adjectives that make a geographic noun a place's name ("le continent sud-américain", "la
+# péninsule ibérique", "le golfe Persique" written in lower case).
+_PLACE_ADJECTIVE = re.compile(
+    r"[a-zà-ÿ-]{3,}(?:ain|aine|ais|aise|ois|oise|ien|ienne|éen|éenne|ique|an|ane)"
+)
+
+
+def _geographic_name(span: Any, head: Any) -> AnswerType | None:
+    """Return place for a geographic noun named by an adjective of a people or a region and
+    nothing else ("le continent sud-américain", "la péninsule ibérique"); "la ville voisine"
+    stays a common noun."""
+    if head.lower_ not in GEOGRAPHIC_NOUNS or _has_capital(head):
+        return None
+    after = [token for token in span[head.i - span.start + 1 :] if not token.is_punct]
+    return (
+        AnswerType.PLACE
+        if len(after) == 1
+        and after[0].pos_ == "ADJ"
+        and after[0].head.i == head.i
+        and _PLACE_ADJECTIVE.fullmatch(after[0].text)
+        else None
+    )
+
+
+# Words that give a nickname ("Michele Ongaro (dit Pannonio)", "surnommée « Pompom »").
+NICKNAMED = frozenset(
+    """dit dite dits surnommé surnommée surnommés surnommées alias""".split()  # noqa: SIM905
+)
+
+
+def _nickname(span: Any, head: Any) -> AnswerType | None:
+    """Return person for a short name given as someone's nickname: right after "dit",
+    "surnommé" or "alias" (quotes between allowed), whatever the tagger made of it, unless
+    the recogniser calls it a place."""
+    doc, at = span.doc, span.start - 1
+    while at >= 0 and (doc[at].is_punct or doc[at].is_space or doc[at].lower_ == "affectueusement"):
+        at -= 1
+    words = [token for token in span if not token.is_punct]
+    if at < 0 or doc[at].lower_ not in NICKNAMED or not words or len(words) > 3:
+        return None
+    if not words[0].text[:1].isupper() or _ent_type(head) == "LOC":
+        return None
+    return AnswerType.PERSON
+
+
+def _opening_adjective(span: Any, head: Any) -> AnswerType | None:
+    """Return adjective for a sentence's first word, capitalised there only, coordinated with
+    a lower-case adjective ("Craintif et solitaire": the tagger reads a name, the
+    recogniser an entity)."""
+    if not head.is_sent_start or not head.text[:1].isupper():
+        return None
+    return (
+        AnswerType.ADJECTIVE
+        if any(
+            child.dep_ == "conj" and child.pos_ == "ADJ" and child.text.islower()
+            for child in head.children
+            if span.start <= child.i < span.end
+        )
+        else None
+    )

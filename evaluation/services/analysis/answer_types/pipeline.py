@@ -13,6 +13,7 @@ from typing import Any
 from evaluation.services.analysis.answer_types.classify import classify_answer
 from evaluation.services.analysis.answer_types.kinds import AnswerType
 from evaluation.services.analysis.answer_types.loading import BATCH_SIZE, load_french
+from evaluation.services.analysis.answer_types.names import CONTEXT
 from evaluation.services.analysis.answer_types.tokens import NO_ENTITIES, EntitiesNeeded
 
 
@@ -20,13 +21,16 @@ from evaluation.services.analysis.answer_types.tokens import NO_ENTITIES, Entiti
 class _Piece:
     """The sentences of one context that hold answers: parsed instead of the whole context.
 
-    `offset` is where the text starts in the context; `answers` are (item index, start, end)
+    `offset` is where the text starts in the context, `context` the whole paragraph (the
+    rules read the class nouns written before a name there: `doc.user_data[CONTEXT]`);
+    `answers` are (item index, start, end)
     with offsets in the context; `capitalised` says whether an answer holds a capital letter
     (only then do the rules read entities).
     """
 
     text: str
     offset: int
+    context: str = ""
     answers: list[tuple[int, int, int]] = field(default_factory=list)
     capitalised: bool = False
 
@@ -85,7 +89,7 @@ def _pieces(items: list[tuple[str, int, str]]) -> list[_Piece]:
         for first, last, group in groups:
             begin = starts[first]
             stop = starts[last + 1] if last + 1 < len(starts) else len(context)
-            piece = _Piece(context[begin:stop], begin)
+            piece = _Piece(context[begin:stop], begin, context)
             for index in sorted(group):
                 _, start, text = items[index]
                 piece.answers.append((index, start, start + len(text)))
@@ -168,6 +172,7 @@ def _typed(nlp: Any, pieces: list[_Piece], batch_size: int) -> Iterator[tuple[in
     texts = (piece.text for piece in pieces)
     if "ner" not in getattr(nlp, "pipe_names", ()):
         for piece, doc in zip(pieces, nlp.pipe(texts, batch_size=batch_size), strict=True):
+            doc.user_data[CONTEXT] = (piece.context, piece.offset)
             for index, start, end in piece.answers:
                 yield index, classify_answer(doc, start - piece.offset, end - piece.offset)
         return
@@ -176,6 +181,7 @@ def _typed(nlp: Any, pieces: list[_Piece], batch_size: int) -> Iterator[tuple[in
     docs = nlp.pipe(texts, batch_size=batch_size, disable=["ner"])
     for piece, doc in zip(pieces, docs, strict=True):
         doc.user_data[NO_ENTITIES] = True
+        doc.user_data[CONTEXT] = (piece.context, piece.offset)
         later = []
         for index, start, end in piece.answers:
             try:

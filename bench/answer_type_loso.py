@@ -1,0 +1,197 @@
+"""Leave-one-sample-out agreement of the answer-type rules of issue 25's third round.
+
+Every rule of the third round is listed in `ROUND3` with the samples whose misses were read
+while it was written (its provenance). A rule cannot be judged on a sample it was written
+on, so each sample is typed with the rules written WITHOUT it: the round-3 rules whose
+provenance names that sample are switched off (their functions replaced by ones that decide
+nothing, their word additions taken back to those of round 2, commit `BASE`), the others
+left on. The samples' predictions, gathered that way, give the leave-one-sample-out figure
+per sample, per category and in all, with Cohen's κ, beside round 2 (every round-3 rule
+off) and round 3 whole (every rule on, optimistic on the samples it was written on).
+
+The rules of rounds 1 and 2 were written looking at the first four samples and cannot be
+switched off one by one: on those four, even the leave-one-out column keeps them;
+`piaf_holdout2_150` is the only sample none of them saw. docs/answer-types.md ("Round 3")
+has the figures.
+
+Run from the project root: `.venv/bin/python bench/answer_type_loso.py [--misses]` (no
+Django, no database; reads ../shared/data/piaf/piaf-v1.0.json; about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.answer_type_score import PIAF, contexts_by_question, read_sample, table  # noqa: E402
+from evaluation.services.analysis.answer_types import (  # noqa: E402
+    answer_types,
+    classify,
+    clauses,
+    dates,
+    load_french,
+    names,
+)
+
+DATA = ROOT / "tests" / "data" / "answer_types"
+SAMPLES = (
+    "piaf_200",
+    "piaf_tune_150",
+    "piaf_check_100",
+    "piaf_holdout_150",
+    "piaf_holdout2_150",
+)
+BASE = "ab1a0df"  # main with issue 25's second round: the word lists round 3 added to
+RULES_DIR = "evaluation/services/analysis/answer_types"
+
+
+def _base_module(name: str) -> dict[str, Any]:
+    """Return the names of the module `name` (kinds or dates) as it was at BASE."""
+    source = subprocess.run(
+        ["git", "show", f"{BASE}:{RULES_DIR}/{name}.py"],  # noqa: S607 (the project's git)
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    namespace: dict[str, Any] = {"__name__": f"round2_{name}"}
+    exec(compile(source, f"{BASE}:{name}.py", "exec"), namespace)  # noqa: S102 (our own code)
+    return namespace
+
+
+def _never(*_args: Any) -> None:
+    return None
+
+
+def _no(*_args: Any) -> bool:
+    return False
+
+
+def _round3_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
+    """Return {rule: (samples read while writing it, [(module, attribute, round-2 value)])}."""
+    kinds2, dates2 = _base_module("kinds"), _base_module("dates")
+    nothing = re.compile(r"(?!)")
+    return {
+        "foreign title": ({"piaf_200", "piaf_check_100"}, [(classify, "_foreign_title", _never)]),
+        "located in a place": ({"piaf_check_100"}, [(classify, "_located_in", _never)]),
+        "person titles and trades": (
+            {"piaf_holdout2_150", "piaf_check_100"},
+            [(names, "PERSON_NOUNS", kinds2["PERSON_NOUNS"])],
+        ),
+        "acts and events": (
+            {"piaf_holdout2_150"},
+            [(names, "EVENT_NOUNS", kinds2["EVENT_NOUNS"]), (names, "FOREIGN_OF", frozenset())],
+        ),
+        "works and brands": (
+            {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
+            [(names, "WORK_NOUNS", frozenset())],
+        ),
+        "class noun in the paragraph": (
+            {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
+            [(classify, "_context_class", _never)],
+        ),
+        "geographic noun and adjective": (
+            {"piaf_holdout2_150"},
+            [
+                (classify, "_geographic_name", _never),
+                (names, "PLACE_NOUNS", kinds2["PLACE_NOUNS"]),
+            ],
+        ),
+        "horizon": ({"piaf_holdout2_150"}, [(dates, "DATE_FILLERS", dates2["DATE_FILLERS"])]),
+        "negative years": ({"piaf_holdout2_150"}, [(dates, "_NEGATIVE_YEAR", nothing)]),
+        "gloss": ({"piaf_200", "piaf_holdout2_150"}, [(classify, "_is_gloss", _no)]),
+        "cited word after a language": (
+            {"piaf_holdout_150", "piaf_holdout2_150"},
+            [(clauses, "_past_language", lambda _doc, at: at)],
+        ),
+        "negated verb": (
+            {"piaf_holdout2_150", "piaf_tune_150"},
+            [(classify, "_is_negated", _no)],
+        ),
+        "whole sentence": ({"piaf_200"}, [(classify, "_is_sentence", _no)]),
+        "nickname": (
+            {"piaf_200", "piaf_check_100", "piaf_holdout_150"},
+            [(classify, "_nickname", _never)],
+        ),
+        "opening adjective": ({"piaf_holdout2_150"}, [(classify, "_opening_adjective", _never)]),
+    }
+
+
+@contextmanager
+def switched_off(patches: list[tuple[Any, str, Any]]) -> Iterator[None]:
+    """Give the modules' attributes their round-2 values, and back on leaving."""
+    saved = [(module, attribute, getattr(module, attribute)) for module, attribute, _ in patches]
+    try:
+        for module, attribute, value in patches:
+            setattr(module, attribute, value)
+        yield
+    finally:
+        for module, attribute, value in saved:
+            setattr(module, attribute, value)
+
+
+def typed(nlp: Any, rows: list[dict]) -> list[str]:
+    """Return the types of the rows' answers, in order."""
+    items = [(row["context"], row["answer_start"], row["answer"]) for row in rows]
+    return [kind.value for kind in answer_types(items, nlp=nlp)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list the LOSO disagreements")
+    args = parser.parse_args()
+
+    contexts = contexts_by_question(PIAF)
+    nlp = load_french()
+    rules = _round3_rules()
+    every = [patch for _samples, patches in rules.values() for patch in patches]
+    samples = {name: read_sample(DATA / f"{name}.jsonl", contexts) for name in SAMPLES}
+    columns: dict[str, dict[str, list[str]]] = {"round 2": {}, "leave one out": {}, "round 3": {}}
+    for name, rows in samples.items():
+        with switched_off(every):
+            columns["round 2"][name] = typed(nlp, rows)
+        off = [patch for seen, patches in rules.values() if name in seen for patch in patches]
+        with switched_off(off):
+            columns["leave one out"][name] = typed(nlp, rows)
+        columns["round 3"][name] = typed(nlp, rows)
+    for column in ("leave one out", "round 3"):
+        changed = fixed = broken = 0
+        for name, rows in samples.items():
+            for row, old, new in zip(
+                rows, columns["round 2"][name], columns[column][name], strict=True
+            ):
+                changed += old != new
+                fixed += old != row["label"] == new
+                broken += old == row["label"] != new
+        print(
+            f"{column} against round 2: {changed} answers typed otherwise, "
+            f"{fixed} made right, {broken} made wrong"
+        )
+    print("round-3 rules and the samples read while writing them:")
+    for rule, (seen, _patches) in rules.items():
+        print(f"  {rule:<31} {', '.join(sorted(seen))}")
+    for column, predicted in columns.items():
+        print(f"\n== {column}")
+        for name, rows in samples.items():
+            labels = [row["label"] for row in rows]
+            print(f"{name}: {table(labels, predicted[name])[-1].split(maxsplit=1)[1]}")
+            if args.misses and column == "leave one out":
+                for row, kind in zip(rows, predicted[name], strict=True):
+                    if row["label"] != kind:
+                        print(f"    {row['label']:>12} → {kind:<12} {row['answer']!r}")
+        labels = [row["label"] for rows in samples.values() for row in rows]
+        print(f"all {len(labels)} (the 6 answers in two samples counted twice):")
+        print("\n".join(table(labels, [kind for name in samples for kind in predicted[name]])))
+
+
+if __name__ == "__main__":
+    main()
