@@ -5,6 +5,7 @@ Run from the project root:
     python tests/data/answer_types/draw_holdout.py            # the 150 drawn rows, unlabelled
     python tests/data/answer_types/draw_holdout.py --context  # the same, each in its sentences
     python tests/data/answer_types/draw_holdout.py --second   # the second hold-out (seed 4242)
+    python tests/data/answer_types/draw_holdout.py --third    # the third hold-out (seed 9191)
 
 The eligible answers are the first answer of every question of PIAF v1.0, in file order
 (articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
@@ -15,7 +16,8 @@ The tuning sample (seed 7, labelled by the engineer who changes the rules) is dr
 same way, excluding only `piaf_200.jsonl`; the hold-out (seed 2611) excludes `piaf_200.jsonl`
 and the tuning sample, so the three samples are disjoint. The second hold-out (seed 4242)
 excludes the ids of every labelled file before it: `piaf_200.jsonl`, `piaf_tune_150.jsonl`,
-`piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. Only the
+`piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. The third
+hold-out (seed 9191) excludes those and `piaf_holdout2_150.jsonl` too. Only the
 standard library is used: no Django, and the answer-type pipeline is never run here.
 """
 
@@ -38,6 +40,9 @@ BEFORE_SECOND = (
     "piaf_check_100.jsonl",
     "piaf_holdout_150.jsonl",
 )
+THIRD_SEED = 9191
+# The labelled files the third hold-out must not share an answer with.
+BEFORE_THIRD = (*BEFORE_SECOND, "piaf_holdout2_150.jsonl")
 SIZE = 150
 
 
@@ -84,12 +89,22 @@ def piaf_200_ids() -> set[str]:
     return ids_in(PIAF_200)
 
 
-def second_holdout(piaf: Path = PIAF) -> list[dict]:
-    """Return the seed-4242 draw, none of it in a file labelled before it, in file order."""
+def later_holdout(seed: int, before: tuple[str, ...], piaf: Path = PIAF) -> list[dict]:
+    """Return the `seed` draw, none of it in the files `before`, in file order."""
     rows = eligible(piaf)
     order = {row["id"]: n for n, row in enumerate(rows)}
-    excluded = set().union(*(ids_in(HERE / name) for name in BEFORE_SECOND))
-    return sorted(draw(rows, SECOND_SEED, excluded), key=lambda row: order[row["id"]])
+    excluded = set().union(*(ids_in(HERE / name) for name in before))
+    return sorted(draw(rows, seed, excluded), key=lambda row: order[row["id"]])
+
+
+def second_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-4242 draw, none of it in a file labelled before it, in file order."""
+    return later_holdout(SECOND_SEED, BEFORE_SECOND, piaf)
+
+
+def third_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-9191 draw, none of it in the five samples before it, in file order."""
+    return later_holdout(THIRD_SEED, BEFORE_THIRD, piaf)
 
 
 def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
@@ -123,8 +138,13 @@ def main() -> None:
     parser.add_argument(
         "--second", action="store_true", help="the second hold-out (seed 4242), not --seed's"
     )
+    parser.add_argument(
+        "--third", action="store_true", help="the third hold-out (seed 9191), not --seed's"
+    )
     args = parser.parse_args()
-    if args.second:
+    if args.third:
+        sample = third_holdout()
+    elif args.second:
         sample = second_holdout()
     else:
         tuning, holdout = tuning_and_holdout()
