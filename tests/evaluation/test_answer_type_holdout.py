@@ -169,3 +169,38 @@ def test_the_second_holdout_labelled_twice_independently_differs_on_two_answers(
     ] == [("Helsinborg", "other_entity", "place"), ("gachupines", "common_noun", "other")]
     kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
     assert round(kappa, 3) == 0.984
+
+
+THIRD = DATA / "piaf_holdout3_150.jsonl"
+
+
+def test_the_third_holdout_is_the_seed_9191_draw_well_formed_and_disjoint_from_all_five():
+    rows = [json.loads(line) for line in THIRD.read_text(encoding="utf-8").splitlines()]
+    earlier = (
+        "piaf_200.jsonl",
+        "piaf_tune_150.jsonl",
+        "piaf_check_100.jsonl",
+        "piaf_holdout_150.jsonl",
+        "piaf_holdout2_150.jsonl",
+    )
+    ids = [row["id"] for row in rows]
+
+    assert len(rows) == len(set(ids)) == 150
+    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
+    assert Counter(row["label"] for row in rows) == {
+        "common_noun": 41,
+        "person": 22,
+        "verb": 20,
+        "place": 16,
+        "date": 13,
+        "number": 13,
+        "other_entity": 13,
+        "adjective": 10,
+        "other": 2,
+    }
+    assert all(not set(ids) & draw_holdout.ids_in(DATA / name) for name in earlier)
+    drawn = draw_holdout.third_holdout(require_file(PIAF))
+    keys = ("id", "question", "answer", "answer_start")
+    assert [{k: row[k] for k in keys} for row in drawn] == [
+        {k: row[k] for k in keys} for row in rows
+    ]
