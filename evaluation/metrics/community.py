@@ -136,6 +136,7 @@ def _jieba_cut():
     if jieba.__version__ != JIEBA[1]:
         raise _refusal("m2qa-zh", JIEBA, jieba.__version__)
     jieba.setLogLevel(30)  # no "Building prefix dict" lines on stderr (logging.WARNING)
+    jieba.initialize()  # its dictionary now (about a second), not inside the first score
     return jieba.lcut
 
 
@@ -149,6 +150,7 @@ def _thai_words():
         raise _refusal("m2qa-th", PYTHAINLP, None) from None
     if pythainlp.__version__ != PYTHAINLP[1]:
         raise _refusal("m2qa-th", PYTHAINLP, pythainlp.__version__)
+    word_tokenize("ไทย", engine="newmm")  # loads its dictionary now, not inside the first score
     return word_tokenize
 
 

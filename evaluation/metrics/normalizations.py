@@ -64,6 +64,11 @@ class Normalization:
     requires: str = field(default="", compare=False)
     check: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self):
+        # tokens, on the hot path of every score, is chosen once: the plain words, or Units
+        plain = self.units is None
+        object.__setattr__(self, "tokens", self.words if plain else self._units_of)
+
     def normalize(self, text: str) -> str:
         """Return the text as exact match compares it: its words joined by single spaces."""
         return " ".join(self.words(text))
@@ -73,9 +78,12 @@ class Normalization:
         return self.segment(self.clean(text))
 
     def tokens(self, text: str) -> list[str]:
-        """Return what F1 counts, in order: the words, or Units (equal when the words are)."""
-        if self.units is None:
-            return self.segment(self.clean(text))
+        """Return what F1 counts, in order: the words, or Units (equal when the words are).
+
+        Replaced on each instance by `words` or `_units_of` (``__post_init__``)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _units_of(self, text: str) -> Units:
         words = self.segment(self.clean(text))
         return Units(self.units(words), words)
 
