@@ -8,48 +8,30 @@ rules change gets a new version, never a reused one.
 
 from __future__ import annotations
 
+from core import metric_modes
 from evaluation.metrics.community import KORQUAD_CHARS, M2QA_TH, M2QA_ZH, MLQA
 from evaluation.metrics.normalizations import CHARS, FQUAD_FR, SQUAD_EN, Normalization
 
 NORMALIZATIONS: dict[str, Normalization] = {
     norm.name: norm
-    for norm in (
-        SQUAD_EN,
-        FQUAD_FR,
-        *MLQA.values(),
-        KORQUAD_CHARS,
-        M2QA_ZH,
-        M2QA_TH,
-        CHARS,
-    )
+    for norm in (SQUAD_EN, FQUAD_FR, *MLQA.values(), KORQUAD_CHARS, M2QA_ZH, M2QA_TH, CHARS)
 }
-# Names stored before issue 27 → the mode they name now (same rules, same version).
-ALIASES = {"word": "chars"}
+ALIASES = metric_modes.ALIASES  # "word" → "chars": names stored before issue 27
 
-# A language's mode, the way its community scores (docs/metrics.md, "Each language's mode").
+# A language's mode, the way its community scores (core.metric_modes, docs/metrics.md):
+# English SQuAD's own script (mlqa-en is there by name for MLQA's figures), French FQuAD's,
+# es de vi ar hi zh MLQA's, Korean KorQuAD's characters, Thai and any other language chars
+# (m2qa-th, Thai words, by name: an optional package, and no official figures to meet).
 LANGUAGE_NORMALIZATIONS: dict[str, Normalization] = {
-    "en": SQUAD_EN,  # SQuAD's own script; mlqa-en is there by name for MLQA's figures
-    "fr": FQUAD_FR,
-    "es": MLQA["es"],
-    "de": MLQA["de"],
-    "vi": MLQA["vi"],
-    "ar": MLQA["ar"],
-    "hi": MLQA["hi"],
-    "zh": MLQA["zh"],
-    "th": CHARS,  # M2QA's Thai words (m2qa-th) by name: an optional package, no official figures
-    "ko": KORQUAD_CHARS,
+    language: NORMALIZATIONS[name] for language, name in metric_modes.LANGUAGE_MODES.items()
 }
-# Any other language (ro, tr, ru, el, ja…): Unicode punctuation out, no article list, each CJK,
-# kana, Hangul or Thai character a token and other runs split on whitespace.
-DEFAULT_NORMALIZATION = CHARS
+DEFAULT_NORMALIZATION = NORMALIZATIONS[metric_modes.DEFAULT_MODE]
 
 
 def language_normalization(language: str) -> Normalization:
     """Return the normalization of a language code: a regional code counts as its language
     (fr-ca is French, zh-hans Chinese), a language not listed gets ``chars``."""
-    return LANGUAGE_NORMALIZATIONS.get(
-        (language or "").split("-")[0].lower(), DEFAULT_NORMALIZATION
-    )
+    return NORMALIZATIONS[metric_modes.language_mode(language)]
 
 
 def normalization(name: str) -> Normalization:

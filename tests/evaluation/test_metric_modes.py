@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from core import metric_modes
 from evaluation.metrics import (
     ALIASES,
     CHARS,
@@ -243,3 +244,37 @@ def test_the_language_table_needs_no_optional_package():
     assert all(not norm.requires for norm in LANGUAGE_NORMALIZATIONS.values())
     assert DEFAULT_NORMALIZATION is CHARS
     assert LANGUAGE_NORMALIZATIONS["fr"] is FQUAD_FR
+
+
+def test_the_plain_table_of_core_agrees_with_the_modes():
+    # core.metric_modes is what the datasheet and a language registry read (no evaluation
+    # import there): the same names, versions and languages as the modes themselves
+    assert {name: version for name, (version, _) in metric_modes.MODES.items()} == {
+        name: norm.version for name, norm in NORMALIZATIONS.items()
+    }
+    assert metric_modes.ALIASES == ALIASES
+    assert {
+        language: norm.name for language, norm in LANGUAGE_NORMALIZATIONS.items()
+    } == metric_modes.LANGUAGE_MODES
+    assert metric_modes.mode_description("word") == metric_modes.mode_description("chars")
+
+
+@pytest.mark.parametrize(
+    ("language", "first_words"),
+    [("de", "Answers are scored with `mlqa-de` (version 1), the metric of the release's "
+             "language (de): MLQA's official evaluation (mlqa_evaluation_v1.py), answer "
+             "language de"),
+     ("ko", "Answers are scored with `korquad-chars` (version 1), the metric of the "
+            "release's language (ko): KorQuAD v1.0's")],
+)  # fmt: skip
+def test_the_datasheet_names_the_metric_of_the_language(language, first_words):
+    from types import SimpleNamespace
+
+    from exports.datasheet.markdown import metric_section
+
+    # two articles of the language and one French: the language with the most decides
+    articles = [SimpleNamespace(language=code) for code in (language, language, "fr")]
+    lines = metric_section(articles)
+    assert lines[0] == "## Metric"
+    assert lines[2].startswith(first_words)
+    assert metric_section([]) == []
