@@ -306,6 +306,19 @@ def test_the_normalization_follows_the_language_of_the_articles(board, language,
         assert response.json()["exact_match"] < 100.0 * 4 / 6
 
 
+def test_a_score_stored_as_word_reads_as_chars(board):
+    # rows stored before issue 27 say "word": the same rules, now called "chars"
+    Article.objects.update(language="ro")
+    response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
+    assert response.json()["normalization"] == {"name": "chars", "version": "1"}
+    Submission.objects.update(normalization="word")  # as an old row holds it
+
+    api = api_for(board.outsider)
+    listed = api.get(API, {"release": board.release.pk, "split": "dev"}).json()
+    row = next(row for row in listed if row["kind"] == "submission")
+    assert row["normalization"] == {"name": "chars", "version": "1"}
+
+
 def test_a_mode_whose_package_is_missing_refuses_the_submission_by_name(monkeypatch):
     # a language pointed at m2qa-zh on a server without jieba: 503 naming the package
     from evaluation.metrics import M2QA_ZH, community
