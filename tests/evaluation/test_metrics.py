@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.metrics import (
+    CHARS,
     FQUAD_FR,
     NORMALIZATIONS,
     SQUAD_EN,
-    CHARS,
     best_over,
     exact_match,
     f1,

@@ -10,7 +10,7 @@ to every digit in test_official_scores.py.
 
 import pytest
 
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, CHARS, no_answer_classification, score_v2
+from evaluation.metrics import CHARS, FQUAD_FR, SQUAD_EN, no_answer_classification, score_v2
 
 
 def exactly(value):
