@@ -57,7 +57,7 @@ MLQA_ARTICLES = {
         *("der", "die", "das", "den", "dem", "des"),
     ),
     "vi": ("của", "là", "cái", "chiếc", "những"),
-    "ar": (),  # "ال" is removed everywhere, not as a word: see _clean_mlqa_ar
+    "ar": (),  # "ال" is removed everywhere, not as a word: see _mlqa_clean
     "hi": (),
     "zh": (),
 }
