@@ -15,7 +15,8 @@ machine the wall time mostly measures the other processes), least of 3 runs each
 files on disk:
 
 - ours: read the files, then ``evaluation.metrics.score`` (v1.1) or ``score_v2`` with the
-  no-answer probabilities (v2.0), with squad-en; fquad-fr and word are timed beside it;
+  no-answer probabilities (v2.0), with squad-en; fquad-fr, chars (called word before issue
+  27), mlqa-de and korquad-chars (F1 over characters, the Units path) are timed beside it;
 - the floor: read the same files and normalize every ground truth and every prediction once
   with the same normalization, nothing compared: the least any scoring of these files costs.
   Floor and figure run in turns (floor, ours, floor, ours…), so that a change of the machine's
@@ -48,9 +49,11 @@ if str(ROOT) not in sys.path:
 from figures import beside_floor, print_machine  # noqa: E402
 
 from evaluation.metrics import (  # noqa: E402  (needs ROOT on sys.path)
+    CHARS,
     FQUAD_FR,
+    KORQUAD_CHARS,
+    MLQA,
     SQUAD_EN,
-    WORD,
     Normalization,
     no_answer_classification,
     score,
@@ -276,7 +279,7 @@ def time_ours(label: str, files: dict[str, Path], repeat: int) -> tuple[float, f
         what=f"ours, {label} (read the files, score with squad-en)",
         floor_what=FLOOR_WHAT,
     )
-    for norm in (FQUAD_FR, WORD):
+    for norm in (FQUAD_FR, CHARS, MLQA["de"], KORQUAD_CHARS):
         norm_floor, seconds, _ = best_alternating(
             lambda norm=norm: floor(files, norm), lambda norm=norm: ours(files, norm), repeat
         )

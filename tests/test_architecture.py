@@ -38,6 +38,7 @@ FRAMEWORKS = {
 PURE = {
     "config.env",
     "core.egress",
+    "core.metric_modes",
     "core.errors",
     "core.fragments",
     "core.jsondepth",

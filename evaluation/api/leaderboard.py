@@ -13,6 +13,7 @@ from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
 from core.services.figure_jobs import figure_read
+from evaluation.metrics import canonical_name
 from evaluation.selectors.human import HUMAN_FIGURE
 from evaluation.services.leaderboard.board import leaderboard
 from evaluation.services.leaderboard.submissions import (
@@ -110,7 +111,9 @@ class SubmissionSerializer(serializers.Serializer):
 
     @extend_schema_field(NormalizationSerializer)
     def get_normalization(self, submission) -> dict:
-        return {"name": submission.normalization, "version": submission.normalization_version}
+        # a name stored before issue 27 ("word") is given as the mode's name now ("chars")
+        name = canonical_name(submission.normalization)
+        return {"name": name, "version": submission.normalization_version}
 
     @extend_schema_field(SubmissionMetricsSerializer)
     def get_metrics(self, submission) -> dict:

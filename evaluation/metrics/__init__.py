@@ -26,17 +26,25 @@ stored with every score, so a score is never compared with one made under other 
        even when it is the numeral);
     6. collapse whitespace (``str.split`` also splits on no-break and narrow no-break spaces).
 
-``word`` (version 1), for languages written without spaces (on XQuAD zh and hi it gives MLQA's
-official figures; it is not M2QA's F1, which counts jieba's words: docs/metrics.md):
+``chars`` (version 1; stored as ``word`` before issue 27, a name still read), for any script:
     lower-case; delete every character whose Unicode category is P* (symbols such as $ or + stay);
     no article list. Each character of the scripts in ``CHARACTER_SCRIPTS`` (CJK ideographs,
     Hiragana, Katakana, Hangul, Thai) is a token by itself; any other run of characters between
     spaces or such characters is one token. The normalized text is the tokens joined by single
     spaces ("東京タワー" → "東 京 タ ワ ー"), so exact match ignores spaces between such
-    characters, as F1 does.
+    characters, as F1 does. It is MLQA-style characters, not M2QA's words (on XQuAD zh and hi
+    it gives MLQA's figures, yet MLQA's own modes are ``mlqa-zh`` and ``mlqa-hi``).
 
-In every mode ``normalize(text) == " ".join(tokens(text))``: exact match compares the normalized
-strings, F1 the token multisets, and EM is 1 only where the token sequences are equal.
+The community modes, each equal to its official script to every digit (`community`):
+``mlqa-{en,es,de,vi,ar,hi,zh}`` (MLQA's evaluation), ``korquad-chars`` (KorQuAD v1.0's
+character F1), ``m2qa-zh`` and ``m2qa-th`` (M2QA's word-tokenized F1 with jieba and PyThaiNLP,
+optional pinned packages: without them the mode refuses with ``MissingTokenizer``). Each
+language's mode and the stable names: `registry` and docs/metrics.md.
+
+In every mode ``normalize(text) == " ".join(words(text))``: exact match compares the normalized
+strings, F1 the multisets of ``tokens(text)``: the words themselves, except in korquad-chars
+(their characters) and m2qa-* (a word tokenizer's words), whose tokens are ``Units`` that are
+equal when their words are. EM is 1 only where the word sequences are equal.
 
 Edge cases reproduced from the official script:
 - both answers normalize to "" (e.g. "the" and "a."): EM is 1.0 (equal strings) but F1 is 0.0
@@ -50,19 +58,30 @@ SQuAD v2.0 (``score_v2``, ``no_answer_classification``): the official ``evaluate
 algorithm with each normalization's tokens (see ``score_v2`` and docs/metrics.md). An empty
 prediction means "no answer"; a question whose gold list is empty is unanswerable.
 
-The package: `normalizations` (how answers are compared), `squad` (v1.1's metrics),
-`squad_v2` (v2.0's); every public name is importable from `evaluation.metrics`.
+The package: `normalizations` (what a normalization is; squad-en, fquad-fr, chars),
+`community` (MLQA, KorQuAD, M2QA), `registry` (names, aliases, each language's mode), `squad`
+(v1.1's metrics), `squad_v2` (v2.0's); every public name is importable from
+`evaluation.metrics`.
 """
 
+from evaluation.metrics.community import KORQUAD_CHARS, M2QA_TH, M2QA_ZH, MLQA, MLQA_LANGUAGES
 from evaluation.metrics.normalizations import (
     CHARACTER_SCRIPTS,
+    CHARS,
     FQUAD_FR,
     HUMAN_ANSWERS,
-    LANGUAGE_NORMALIZATIONS,
-    NORMALIZATIONS,
     SQUAD_EN,
     WORD,
+    MissingTokenizer,
     Normalization,
+    Units,
+)
+from evaluation.metrics.registry import (
+    ALIASES,
+    DEFAULT_NORMALIZATION,
+    LANGUAGE_NORMALIZATIONS,
+    NORMALIZATIONS,
+    canonical_name,
     language_normalization,
     normalization,
 )
@@ -78,15 +97,26 @@ from evaluation.metrics.squad import (
 from evaluation.metrics.squad_v2 import f1_v2, leave_one_out_v2, no_answer_classification, score_v2
 
 __all__ = [
+    "ALIASES",
     "CHARACTER_SCRIPTS",
+    "CHARS",
+    "DEFAULT_NORMALIZATION",
     "FQUAD_FR",
     "HUMAN_ANSWERS",
+    "KORQUAD_CHARS",
     "LANGUAGE_NORMALIZATIONS",
+    "M2QA_TH",
+    "M2QA_ZH",
+    "MLQA",
+    "MLQA_LANGUAGES",
     "Metric",
+    "MissingTokenizer",
     "NORMALIZATIONS",
     "Normalization",
     "SQUAD_EN",
+    "Units",
     "WORD",
+    "canonical_name",
     "best_over",
     "exact_match",
     "f1",

@@ -15,6 +15,7 @@ from collections import Counter
 
 from annotation.models import Campaign, QuestionType
 from annotation.selectors.differences import difference_table
+from core.metric_modes import MODES, language_mode
 from corpus.models import Article, Split
 from exports.dataset import with_ids
 from exports.datasheet.figures import (
@@ -307,6 +308,8 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     )
     lines += table(columns, _counts(figures, options))
     lines += _campaigns_line(options)
+    articles = list(_articles(figures))
+    lines += metric_section(articles)
     lines += ["## Files", ""]
     lines += table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
     lines += ["## Question types (% of questions)", ""]
@@ -327,8 +330,27 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
         "each article lists them, at the revision below where the source recorded it.",
         "",
     ]
-    lines += table(["article", "URL", "revision"], [_attribution(a) for a in _articles(figures)])
+    lines += table(["article", "URL", "revision"], [_attribution(a) for a in articles])
     return "\n".join(lines)
+
+
+def metric_section(articles) -> list[str]:
+    """Name the metric the release is scored with: its language's mode (core.metric_modes),
+    the language with the most articles deciding, as the leaderboard's does."""
+    languages = Counter(article.language for article in articles)
+    if not languages:
+        return []
+    language = max(sorted(languages), key=languages.__getitem__)
+    name = language_mode(language)
+    version, description = MODES[name]
+    return [
+        "## Metric",
+        "",
+        f"Answers are scored with `{name}` (version {version}), the metric of the release's "
+        f"language ({cell(language)}): {description}. The platform's `evaluate` command, "
+        "leaderboard, human performance and baselines score with it.",
+        "",
+    ]
 
 
 def _campaigns_line(options) -> list[str]:

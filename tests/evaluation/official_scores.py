@@ -5,11 +5,11 @@ Each file there names a dataset of ../shared/data/, holds predictions (and, for 
 no-answer probabilities) and ``outputs``: {the script and its options: the JSON it printed}.
 The scripts themselves are not in this repository; their figures are the reference.
 
-``MODES`` maps an output's name to the platform's way of computing it. When a mode arrives
-(issue 27's languages: MLQA's per-language articles, KorQuAD's character F1, M2QA's jieba
-words), it is one line here: move its output from ``NOT_YET`` to ``MODES``, and the
-parametrized tests assert it on every file holding it. ``NOT_YET`` says why each other output
-is not asserted yet; docs/metrics.md lists the same.
+``MODES`` maps each output's name to the platform's way of computing it, and the parametrized
+tests assert it on every file holding it. Since issue 27 every output is mapped: MLQA's seven
+answer languages, KorQuAD v1.0's character F1 and M2QA's jieba words included. ``NOT_YET``
+stays, empty, for an output a new file brings before a mode computes it: it says why, and
+docs/metrics.md lists the same.
 """
 
 from __future__ import annotations
@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from evaluation.metrics import SQUAD_EN, WORD, Normalization, score, score_v2
+from evaluation.metrics import (
+    KORQUAD_CHARS,
+    M2QA_ZH,
+    MLQA,
+    MLQA_LANGUAGES,
+    SQUAD_EN,
+    Normalization,
+    score,
+    score_v2,
+)
 from tests.needs import SHARED_DATA
 
 OFFICIAL_SCORES = SHARED_DATA / "official-scores"
@@ -60,28 +69,18 @@ MODES: dict[str, Scorer] = {
     "SQuAD evaluate-v1.1.py": v1(SQUAD_EN),
     "SQuAD evaluate-v2.0.py": v2(SQUAD_EN, with_na_probs=False),
     "SQuAD evaluate-v2.0.py --na-prob-file na_probs": v2(SQUAD_EN, with_na_probs=True),
-    "mlqa_evaluation_v1.py, answer language zh": v1(WORD),
-    "mlqa_evaluation_v1.py, answer language hi": v1(WORD),
+    **{
+        f"mlqa_evaluation_v1.py, answer language {language}": v1(MLQA[language])
+        for language in MLQA_LANGUAGES
+    },
+    "KorQuAD evaluate-v1.0.py (character F1)": v1(KORQUAD_CHARS),
+    # M2QA's script is SQuAD v2.0's; on these files (every question answerable, no gold answer
+    # that normalizes to nothing) v2.0 and v1.1 agree, and the output has v1.1's two keys
+    "M2QA word-tokenized F1 (SQuAD v2.0 normalization, jieba 0.42.1 words)": v1(M2QA_ZH),
 }
 
-# An official output's name → why no platform mode reproduces it yet.
-NOT_YET: dict[str, str] = {
-    **{
-        f"mlqa_evaluation_v1.py, answer language {language}": (
-            f"MLQA deletes all Unicode punctuation, then the {language!r} articles: squad-en "
-            "deletes ASCII punctuation only, word deletes no article (issue 27)"
-        )
-        for language in ("en", "es", "de", "vi", "ar")
-    },
-    "KorQuAD evaluate-v1.0.py (character F1)": (
-        "F1 over the characters of the answers with their spaces removed; the platform has "
-        "no character F1 (issue 27)"
-    ),
-    "M2QA word-tokenized F1 (SQuAD v2.0 normalization, jieba 0.42.1 words)": (
-        "F1 over jieba's words; the platform's word mode counts each ideograph as a token, "
-        "and has no jieba (issue 27)"
-    ),
-}
+# An official output's name → why no platform mode reproduces it yet (none since issue 27).
+NOT_YET: dict[str, str] = {}
 
 
 def files() -> list[Path]:

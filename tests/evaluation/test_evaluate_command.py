@@ -9,6 +9,7 @@ the command prints what the official scripts printed, to every digit.
 
 import json
 import re
+import sys
 from io import StringIO
 
 import pytest
@@ -143,9 +144,9 @@ CJK = squad(
 CJK_PREDICTIONS = {"zh1": "北京大学。", "ja1": "富士山の頂上", "zh2": "长城的历史"}
 
 
-def test_tokenizer_word_on_chinese_and_japanese(tmp_path):
+def test_tokenizer_chars_on_chinese_and_japanese(tmp_path):
     files = write(tmp_path, "cjk.json", CJK), write(tmp_path, "pred.json", CJK_PREDICTIONS)
-    # word: each ideograph or kana is a token, Unicode punctuation (。) removed
+    # chars: each ideograph or kana is a token, Unicode punctuation (。) removed
     #   zh1: [北, 京, 大, 学] = [北, 京, 大, 学] → EM 1, F1 1
     #   ja1: [富, 士, 山, の, 頂, 上] vs [富, 士, 山]: c=3, p=6, t=3 → P=1/2, R=1,
     #        F1 = 1/(3/2) = 2/3, EM 0
@@ -153,14 +154,17 @@ def test_tokenizer_word_on_chinese_and_japanese(tmp_path):
     #        F1 = (2/5)/(9/10) = 4/9, EM 0
     #   zh3: no prediction → 0
     #   EM = 100·1/4 = 25; F1 = 100·(1 + 2/3 + 4/9)/4 = 100·(19/9)/4 = 475/9
-    result = evaluate(*files, "--tokenizer", "word")
+    result = evaluate(*files, "--tokenizer", "chars")
     assert result == {
         "exact_match": 25.0,
         "f1": exactly(475 / 9),
         "total": 4,
         "missing": 1,
-        "normalization": {"name": "word", "version": "1"},
+        "normalization": {"name": "chars", "version": "1"},
     }
+    # its old name, as option and as mode, still works and gives the mode's name now
+    assert evaluate(*files, "--tokenizer", "word") == result
+    assert evaluate(*files, "--normalization", "word") == result
     # whitespace (the default): each answer is one token and 。 is not ASCII punctuation,
     # so nothing matches at all
     default = evaluate(*files)
@@ -171,6 +175,42 @@ def test_tokenizer_word_on_chinese_and_japanese(tmp_path):
 def test_tokenizer_word_refuses_a_language(english_files):
     with pytest.raises(CommandError, match="--tokenizer word .* leave out --lang"):
         call_command("evaluate", *english_files, "--tokenizer", "word", "--lang", "en")
+
+
+def test_normalization_refuses_lang_and_tokenizer(english_files):
+    for extra in (["--lang", "en"], ["--tokenizer", "chars"]):
+        with pytest.raises(CommandError, match="leave out --lang and --tokenizer"):
+            call_command("evaluate", *english_files, "--normalization", "mlqa-en", *extra)
+
+
+def test_lang_picks_the_communitys_mode(tmp_path):
+    files = write(tmp_path, "cjk.json", CJK), write(tmp_path, "pred.json", CJK_PREDICTIONS)
+    # zh: MLQA's mixed segmentation: each U+4E00–U+9FA5 character a token; の is kana, a run
+    # of its own between two ideographs: the same tokens as chars here, so the same figures
+    result = evaluate(*files, "--lang", "zh")
+    assert result["normalization"] == {"name": "mlqa-zh", "version": "1"}
+    assert (result["exact_match"], result["f1"]) == (25.0, exactly(475 / 9))
+    assert evaluate(*files, "--normalization", "mlqa-zh") == result
+    # ko: KorQuAD's characters: ja1 富士山の頂上 vs 富士山: c=3, p=6, t=3 → 2/3, as chars
+    korean = evaluate(*files, "--lang", "ko")
+    assert korean["normalization"] == {"name": "korquad-chars", "version": "1"}
+    # zh1: "北京大学。" keeps 。 (not ASCII): 5 characters vs 4: c=4 → P=4/5, R=1, F1 8/9, EM 0
+    # zh2: [长城的历史] vs [万里长城]: c=2, p=5, t=4 → 4/9
+    #   EM 0; F1 = 100·(8/9 + 2/3 + 4/9)/4 = 100·2/4 = 50
+    assert (korean["exact_match"], korean["f1"]) == (0.0, exactly(50.0))
+
+
+def test_a_mode_whose_package_is_missing_is_refused_by_name(english_files, monkeypatch):
+    from evaluation.metrics import community
+
+    # the package absent: importing it fails, as in an install without the languages extra
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    community._jieba_cut.cache_clear()
+    try:
+        with pytest.raises(CommandError, match=r"'m2qa-zh' needs jieba==0\.42\.1.*not installed"):
+            call_command("evaluate", *english_files, "--normalization", "m2qa-zh")
+    finally:
+        community._jieba_cut.cache_clear()
 
 
 # The whole PIAF file: the official script's figures on ../shared/data/official-scores/

@@ -21,6 +21,7 @@ from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, lease_release, questions_submit
 from core.roles import Role
+from corpus.models import Article
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from evaluation.metrics import FQUAD_FR, human_performance, leave_one_out, leave_one_out_v2
@@ -544,3 +545,19 @@ def test_the_page_shows_the_v2_figures(impossible, client):
     # 2 without three judgments
     assert cells == ["68.7", "60.0", "5", "81.1 / 66.7", "3", "50.0 / 50.0", "2", "2"]
     assert "SQuAD 2.0: with unanswerable questions" in html
+
+
+def test_the_report_scores_with_the_language_of_the_articles(answered):
+    # the same answers in an English corpus: squad-en, whose punctuation is ASCII only
+    Article.objects.update(language="en")
+    # Q5 (test): ann0 [l’exposition, universelle, de, 1889] (’ is not ASCII punctuation),
+    #   ann1 [exposition, universelle], ann2 [1889]
+    #   ann0: vs ann1 c=1, p=4, t=2 → P=1/4, R=1/2, F1 1/3; vs ann2 c=1, p=4, t=1 →
+    #         P=1/4, R=1, F1 2/5 → 2/5
+    #   ann1: vs ann0 c=1, p=2, t=4 → 1/3; vs ann2 0 → 1/3
+    #   ann2: vs ann0 c=1, p=1, t=4 → P=1, R=1/4, F1 2/5 → 2/5
+    #   F1 (2/5 + 1/3 + 2/5)/3 = 17/45 → 340/9 (fquad-fr gave 520/9); EM 0
+    report = human_performance_report(split="test")
+    assert report["normalization"] == {"name": "squad-en", "version": "1"}
+    assert report["splits"]["test"]["f1"] == exactly(340 / 9)
+    assert report["v2"]["test"]["f1"] == exactly(340 / 9)

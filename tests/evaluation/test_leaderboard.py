@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -25,6 +26,7 @@ from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
 from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next, questions_submit
+from core.errors import ServiceError
 from core.roles import Role
 from corpus.models import Article
 from corpus.readers import SourceArticle
@@ -281,7 +283,15 @@ def test_partial_predictions_get_the_exact_french_figures(board):
 
 @pytest.mark.parametrize(
     ("language", "name"),
-    [("fr", "fquad-fr"), ("fr-ca", "fquad-fr"), ("en", "squad-en"), ("de", "word")],
+    [
+        ("fr", "fquad-fr"),
+        ("fr-ca", "fquad-fr"),
+        ("en", "squad-en"),
+        ("de", "mlqa-de"),
+        ("zh", "mlqa-zh"),
+        ("ko", "korquad-chars"),
+        ("ro", "chars"),
+    ],
 )
 def test_the_normalization_follows_the_language_of_the_articles(board, language, name):
     Article.objects.update(language=language)
@@ -294,6 +304,40 @@ def test_the_normalization_follows_the_language_of_the_articles(board, language,
     assert (stored.normalization, stored.normalization_version) == (name, "1")
     if name != "fquad-fr":  # "le 14 juillet" and "l'Exposition" keep their article
         assert response.json()["exact_match"] < 100.0 * 4 / 6
+
+
+def test_a_score_stored_as_word_reads_as_chars(board):
+    # rows stored before issue 27 say "word": the same rules, now called "chars"
+    Article.objects.update(language="ro")
+    response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
+    assert response.json()["normalization"] == {"name": "chars", "version": "1"}
+    Submission.objects.update(normalization="word")  # as an old row holds it
+
+    api = api_for(board.outsider)
+    listed = api.get(API, {"release": board.release.pk, "split": "dev"}).json()
+    row = next(row for row in listed if row["kind"] == "submission")
+    assert row["normalization"] == {"name": "chars", "version": "1"}
+
+
+def test_a_mode_whose_package_is_missing_refuses_the_submission_by_name(monkeypatch):
+    # a language pointed at m2qa-zh on a server without jieba: 503 naming the package
+    from evaluation.metrics import M2QA_ZH, community
+    from evaluation.services.leaderboard.submissions import _check_installed
+
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    community._jieba_cut.cache_clear()
+    try:
+        with pytest.raises(ServiceError) as refused:
+            _check_installed(M2QA_ZH)
+    finally:
+        community._jieba_cut.cache_clear()
+    assert refused.value.status == 503
+    assert refused.value.errors == {
+        "predictions": [
+            "This release is scored with the m2qa-zh metric, which needs the package "
+            "jieba==0.42.1; it is not installed on this server. Ask an administrator."
+        ]
+    }
 
 
 # ---------------------------------------------------------------------------------------------

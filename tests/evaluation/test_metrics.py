@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.metrics import (
+    CHARS,
     FQUAD_FR,
     NORMALIZATIONS,
     SQUAD_EN,
-    WORD,
     best_over,
     exact_match,
     f1,
@@ -127,37 +127,37 @@ def test_fquad_fr_f1():
     assert f1("Napoléon Bonaparte", "l'empereur Napoléon", FQUAD_FR) == exactly(1 / 2)
 
 
-# word
+# chars (the mode called "word" before issue 27)
 
 
-def test_word_mode_splits_chinese_into_characters():
+def test_chars_mode_splits_chinese_into_characters():
     # "北京大学。" → 北 京 大 学 (the ideographic full stop is punctuation, category Po)
-    assert WORD.tokens("北京大学。") == ["北", "京", "大", "学"]
-    assert exact_match("北京大学。", "北京大学", WORD) == 1.0
+    assert CHARS.tokens("北京大学。") == ["北", "京", "大", "学"]
+    assert exact_match("北京大学。", "北京大学", CHARS) == 1.0
     # 北京大学 vs 北京: c=2, p=4, t=2 → P=1/2, R=1, F1 = 2·(1/2)·1 / (3/2) = 2/3
-    assert f1("北京大学", "北京", WORD) == exactly(2 / 3)
+    assert f1("北京大学", "北京", CHARS) == exactly(2 / 3)
 
 
-def test_word_mode_on_mixed_japanese():
+def test_chars_mode_on_mixed_japanese():
     # kana and kanji one by one (ー is a letter, category Lm), "333m" one token, ！ removed
-    assert WORD.tokens("東京タワーは333M！") == ["東", "京", "タ", "ワ", "ー", "は", "333m"]
+    assert CHARS.tokens("東京タワーは333M！") == ["東", "京", "タ", "ワ", "ー", "は", "333m"]
     # vs 東京タワー: c=5, p=7, t=5 → P=5/7, R=1, F1 = 2·(5/7) / (12/7) = 10/12 = 5/6
-    assert f1("東京タワーは333M！", "東京タワー", WORD) == exactly(5 / 6)
+    assert f1("東京タワーは333M！", "東京タワー", CHARS) == exactly(5 / 6)
 
 
-def test_word_mode_keeps_space_separated_words_whole():
-    assert WORD.tokens("Tokyo Tower, 東京") == ["tokyo", "tower", "東", "京"]
-    assert WORD.tokens("서울 특별시") == ["서", "울", "특", "별", "시"]
+def test_chars_mode_keeps_space_separated_words_whole():
+    assert CHARS.tokens("Tokyo Tower, 東京") == ["tokyo", "tower", "東", "京"]
+    assert CHARS.tokens("서울 특별시") == ["서", "울", "특", "별", "시"]
 
 
-def test_word_mode_normalizes_to_tokens_joined_by_spaces():
+def test_chars_mode_normalizes_to_tokens_joined_by_spaces():
     # so spaces between ideographs do not change exact match
-    assert WORD.normalize("東京タワー") == "東 京 タ ワ ー"
-    assert exact_match("東京 タワー", "東京タワー", WORD) == 1.0
+    assert CHARS.normalize("東京タワー") == "東 京 タ ワ ー"
+    assert exact_match("東京 タワー", "東京タワー", CHARS) == 1.0
 
 
-def test_word_mode_has_no_article_list_and_keeps_symbols():
-    assert WORD.normalize("The «cat» — $5") == "the cat $5"
+def test_chars_mode_has_no_article_list_and_keeps_symbols():
+    assert CHARS.normalize("The «cat» — $5") == "the cat $5"
 
 
 # normalization()
@@ -166,15 +166,22 @@ def test_word_mode_has_no_article_list_and_keeps_symbols():
 def test_normalization_by_name():
     assert normalization("squad-en") is SQUAD_EN
     assert normalization("fquad-fr") is FQUAD_FR
-    assert normalization("word") is WORD
-    assert sorted(NORMALIZATIONS) == ["fquad-fr", "squad-en", "word"]
+    assert normalization("chars") is CHARS
+    assert normalization("word") is CHARS  # the name stored before issue 27
+    assert sorted(NORMALIZATIONS) == [
+        "chars", "fquad-fr", "korquad-chars", "m2qa-th", "m2qa-zh", "mlqa-ar", "mlqa-de",
+        "mlqa-en", "mlqa-es", "mlqa-hi", "mlqa-vi", "mlqa-zh", "squad-en",
+    ]  # fmt: skip
     assert (FQUAD_FR.name, FQUAD_FR.version) == ("fquad-fr", "1")
 
 
 def test_unknown_normalization_names_the_known_ones():
     with pytest.raises(ValueError) as error:
         normalization("xx")
-    assert str(error.value) == "unknown normalization 'xx'; known: fquad-fr, squad-en, word"
+    assert str(error.value) == (
+        "unknown normalization 'xx'; known: chars, fquad-fr, korquad-chars, m2qa-th, m2qa-zh, "
+        "mlqa-ar, mlqa-de, mlqa-en, mlqa-es, mlqa-hi, mlqa-vi, mlqa-zh, squad-en"
+    )
 
 
 # best_over
@@ -295,6 +302,8 @@ answers = st.one_of(
     ),
 )
 norms = st.sampled_from(list(NORMALIZATIONS.values()))
+for _norm in NORMALIZATIONS.values():
+    _norm.require()  # jieba's and PyThaiNLP's dictionaries load here, not in a timed example
 
 
 @given(answers, norms)
@@ -327,10 +336,15 @@ def test_f1_is_1_only_for_the_same_tokens(prediction, truth, norm):
 
 
 @given(answers, norms)
-def test_normalized_text_is_the_tokens_joined_and_is_stable(text, norm):
+def test_normalized_text_is_the_words_joined_and_is_stable(text, norm):
     normalized = norm.normalize(text)
-    assert normalized == " ".join(norm.tokens(text))
+    assert normalized == " ".join(norm.words(text))
     assert norm.normalize(normalized) == normalized
+    # the tokens are the words, or Units equal to each other exactly when the words are
+    tokens = norm.tokens(text)
+    assert tokens == norm.tokens(normalized)
+    if norm.units is None:
+        assert tokens == norm.words(text)
 
 
 @given(answers, st.lists(answers, min_size=1, max_size=4), norms)

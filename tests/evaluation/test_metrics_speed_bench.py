@@ -50,7 +50,9 @@ def test_without_an_official_script_it_says_so_and_gives_ours_beside_a_floor():
     assert "no official script given (--official PATH): none timed, none compared" in done.stdout
     assert "no official script given (--official-v2 PATH)" in done.stdout
     found = figures(done.stdout)
-    for name in ("metrics.v1_ours", "metrics.v2_ours", "metrics.v1_fquad_fr", "metrics.v2_word"):
+    names = ("metrics.v1_ours", "metrics.v2_ours", "metrics.v1_fquad_fr", "metrics.v2_chars")
+    names += ("metrics.v1_mlqa_de", "metrics.v2_korquad_chars")
+    for name in names:
         assert found[name] > 0 and found[f"{name}.floor"] > 0
         # printed to 6 significant digits: the ratio of the printed figure and floor, nearly
         ratio = found[name] / found[f"{name}.floor"]

@@ -10,7 +10,7 @@ to every digit in test_official_scores.py.
 
 import pytest
 
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, WORD, no_answer_classification, score_v2
+from evaluation.metrics import CHARS, FQUAD_FR, SQUAD_EN, no_answer_classification, score_v2
 
 
 def exactly(value):
@@ -177,7 +177,7 @@ def test_v2_with_the_other_normalizations():
     assert score_v2({"q": ["l'empereur"]}, {"q": "L’empereur"}, norm=FQUAD_FR)["exact"] == 100.0
     # word: "東京タワー" → [東, 京, タ, ワ, ー], prediction "東京" → [東, 京]: c=2, p=2, t=5
     #   → P=1, R=2/5, F1 = (4/5)/(7/5) = 4/7
-    result = score_v2({"q": ["東京タワー"], "u": []}, {"q": "東京", "u": "。"}, norm=WORD)
+    result = score_v2({"q": ["東京タワー"], "u": []}, {"q": "東京", "u": "。"}, norm=CHARS)
     assert result["HasAns_f1"] == exactly(100 * 4 / 7)
     # "。" is punctuation: no token, so it says "no answer" → NoAns 100
     assert result["NoAns_exact"] == 100.0

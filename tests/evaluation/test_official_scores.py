@@ -5,9 +5,9 @@ scripts, run unmodified on files of ../shared/data/ (see its README and
 tests/evaluation/official_scores.py, which maps each output to a platform mode). Every
 comparison is exact (``==`` on floats, no tolerance) over every key the script printed.
 
-Outputs not asserted yet, because no platform mode computes them (issue 27 brings them):
-MLQA for en, es, de, vi and ar; KorQuAD v1.0's character F1 (all 13 files); M2QA's jieba F1
-(zh). The list, and why, is ``official_scores.NOT_YET`` and docs/metrics.md.
+Every output of every file is asserted since issue 27: SQuAD v1.1 and v2.0, MLQA's seven
+answer languages, KorQuAD v1.0's character F1 (all 13 files) and M2QA's jieba F1 (zh).
+``official_scores.NOT_YET`` would list, with why, an output that a new file brings first.
 
 Hand-computed values use p and t for the numbers of predicted and true tokens, c for the tokens
 they share (a multiset), P = c/p, R = c/t and F1 = 2PR / (P + R).
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluation.metrics import FQUAD_FR, SQUAD_EN, exact_match, f1, score
+from evaluation.metrics import FQUAD_FR, M2QA_ZH, SQUAD_EN, exact_match, f1, score, score_v2
 from tests.evaluation import official_scores
 from tests.evaluation.official_scores import MODES, NOT_YET, OFFICIAL_SCORES
 from tests.needs import require_file
@@ -74,6 +74,23 @@ def test_the_docs_list_the_outputs_not_asserted_yet():
         assert f"`{output}`" in docs, output
 
 
+KORQUAD = "KorQuAD evaluate-v1.0.py (character F1)"
+M2QA = "M2QA word-tokenized F1 (SQuAD v2.0 normalization, jieba 0.42.1 words)"
+
+
+def test_every_output_is_asserted_none_is_left_for_later():
+    assert NOT_YET == {}
+
+
+def test_the_m2qa_figures_are_also_score_v2s():
+    # M2QA's script is SQuAD v2.0's: its figures are score_v2's exact and f1 as well
+    require_official_scores()
+    official = official_scores.load("xquad.zh.json")
+    expected = official.outputs[M2QA]
+    ours = score_v2(official.truths, official.predictions, None, M2QA_ZH)
+    assert (ours["exact"], ours["f1"]) == (expected["exact_match"], expected["f1"])
+
+
 def test_the_asserted_files_and_outputs():
     # what the parametrized test covers, so that a file dropped from the folder is noticed
     require_official_scores()
@@ -89,9 +106,14 @@ def test_the_asserted_files_and_outputs():
             ("piaf-v1.1.json", "SQuAD evaluate-v1.1.py"),
             ("piaf-v2.0.json", "SQuAD evaluate-v2.0.py"),
             ("piaf-v2.0.json", "SQuAD evaluate-v2.0.py --na-prob-file na_probs"),
-            ("xquad.hi.json", "mlqa_evaluation_v1.py, answer language hi"),
-            ("xquad.zh.json", "mlqa_evaluation_v1.py, answer language zh"),
+            ("piaf-v1.1.json", KORQUAD),
+            *(
+                (f"xquad.{language}.json", f"mlqa_evaluation_v1.py, answer language {language}")
+                for language in ["ar", "de", "en", "es", "hi", "vi", "zh"]
+            ),
+            ("xquad.zh.json", M2QA),
             *((f"xquad.{language}.json", "SQuAD evaluate-v1.1.py") for language in xquad),
+            *((f"xquad.{language}.json", KORQUAD) for language in xquad),
         ]
     )
 

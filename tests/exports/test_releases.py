@@ -867,6 +867,14 @@ def test_the_datasheet_counts_each_split_and_wave_and_credits_each_article(
         "| test | 1.1 | 1 | 1 | 3 |",
         "",
     ]
+    # the metric it is scored with: French articles, so FQuAD's rules
+    start = lines.index("## Metric")
+    assert lines[start + 2] == (
+        "Answers are scored with `fquad-fr` (version 1), the metric of the release's language "
+        "(fr): FQuAD's rules: SQuAD's, with French punctuation, apostrophes and articles (le, "
+        "la, les, l', du, des, au, aux, un, une). The platform's `evaluate` command, "
+        "leaderboard, human performance and baselines score with it."
+    )
     start = lines.index("| article | URL | revision |")
     assert lines[start + 2 :] == [
         f"| Canal du Midi | {URL_A} | 111 |",

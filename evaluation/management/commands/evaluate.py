@@ -14,9 +14,17 @@ Choice of normalization:
   script's own rules, so that ``evaluate`` without options gives the official figures;
 - ``--lang fr``: ``fquad-fr``, FQuAD's rules (French articles, "l'" and the typographic
   apostrophe), what FQuAD's published figures use;
-- ``--tokenizer word``: ``word``, for languages written without spaces (each CJK, kana, Hangul
-  or Thai character a token, Unicode punctuation removed, no article list). It has no language,
-  so it is refused together with ``--lang``.
+- ``--lang LANG``, any other language of the registry: its community's mode
+  (``evaluation.metrics.LANGUAGE_NORMALIZATIONS``: es, de, vi, ar, hi, zh → MLQA's; ko →
+  KorQuAD's character F1; th → M2QA's Thai words; docs/metrics.md has the table);
+- ``--normalization NAME``: any mode by its stored name (``mlqa-en``, ``korquad-chars``,
+  ``m2qa-zh``…, and ``word``, the old name of ``chars``); not with ``--lang`` or ``--tokenizer``;
+- ``--tokenizer chars`` (``word``, its old name, still works): ``chars``, for languages written
+  without spaces (each CJK, kana, Hangul or Thai character a token, Unicode punctuation
+  removed, no article list). It has no language, so it is refused together with ``--lang``.
+
+A mode that needs a missing optional package (m2qa-zh: jieba; m2qa-th: pythainlp) is refused
+with the package's name and how to install it, before anything is read.
 
 Where the command is stricter than the official script (which crashes or silently miscounts):
 a malformed dataset entry (a question without an id, a duplicate id, an answer without text…)
@@ -48,10 +56,14 @@ from django.core.management.base import CommandError
 
 from core.commands import PlatformCommand
 from evaluation.metrics import (
+    ALIASES,
+    CHARS,
     LANGUAGE_NORMALIZATIONS,
-    WORD,
+    NORMALIZATIONS,
+    MissingTokenizer,
     Normalization,
     no_answer_classification,
+    normalization,
     score,
     score_v2,
 )
@@ -59,21 +71,37 @@ from exports.formats.squad import SquadFormatError, SquadProblem, read_squad
 
 LANGUAGES = LANGUAGE_NORMALIZATIONS  # --lang: the languages with a normalization of their own
 DEFAULT_LANGUAGE = "en"
-TOKENIZERS = ("whitespace", "word")
+TOKENIZERS = ("whitespace", "chars", "word")  # word: the old name of chars
+MODE_NAMES = (*NORMALIZATIONS, *ALIASES)
 SQUAD_VERSIONS = ("1.1", "2.0")
 V2_VERSIONS = ("v2.0", "2.0")  # what SQuAD 2.0's own files say, and the bare number
 
 
-def choose_normalization(lang: str | None, tokenizer: str) -> Normalization:
-    """Return the normalization for --lang and --tokenizer; CommandError for word with a lang."""
-    if tokenizer == "word":
+def choose_normalization(
+    lang: str | None, tokenizer: str, name: str | None = None
+) -> Normalization:
+    """Return the normalization for --lang, --tokenizer and --normalization, its optional
+    package checked; CommandError for options that contradict or a package that is missing."""
+    if name is not None:
+        if lang is not None or tokenizer != "whitespace":
+            raise CommandError(
+                "--normalization names the mode itself: leave out --lang and --tokenizer"
+            )
+        norm = normalization(name)
+    elif tokenizer in ("chars", "word"):
         if lang is not None:
             raise CommandError(
-                "--tokenizer word uses the 'word' normalization, which has no article list "
-                "and no language: leave out --lang"
+                f"--tokenizer {tokenizer} uses the 'chars' normalization, which has no article "
+                "list and no language: leave out --lang"
             )
-        return WORD
-    return LANGUAGES[lang or DEFAULT_LANGUAGE]
+        norm = CHARS
+    else:
+        norm = LANGUAGES[lang or DEFAULT_LANGUAGE]
+    try:
+        norm.require()
+    except MissingTokenizer as error:
+        raise CommandError(str(error)) from None
+    return norm
 
 
 def load_dataset(path: str, *, squad_version: str = "1.1", document=None) -> dict[str, list[str]]:
@@ -250,7 +278,8 @@ class Command(PlatformCommand):
         "evaluate-v1.1.py (exact_match and f1 in percent) or, for a SQuAD 2.0 file, "
         'evaluate-v2.0.py (exact, f1, HasAns_*, NoAns_*, best_* with --na-prob; "" = no '
         "answer). Default --lang en with the whitespace tokenizer, the official scripts' own "
-        "rules; --lang fr for FQuAD's rules; --tokenizer word for languages written without "
+        "rules; --lang fr for FQuAD's rules, --lang LANG for that language's community's mode; "
+        "--normalization NAME for any mode; --tokenizer chars for languages written without "
         "spaces."
     )
 
@@ -263,15 +292,22 @@ class Command(PlatformCommand):
             "--lang",
             choices=sorted(LANGUAGES),
             default=None,
-            help="answer language: en (the official script's rules, the default) or fr "
-            "(FQuAD's rules)",
+            help="answer language: en (the official script's rules, the default), fr "
+            "(FQuAD's rules), or another language's community mode (MLQA, KorQuAD, M2QA)",
+        )
+        parser.add_argument(
+            "--normalization",
+            choices=MODE_NAMES,
+            default=None,
+            help="the mode by name (e.g. mlqa-de, korquad-chars, m2qa-zh); not with --lang or "
+            "--tokenizer",
         )
         parser.add_argument(
             "--tokenizer",
             choices=TOKENIZERS,
             default="whitespace",
-            help="whitespace (default) or word (each CJK/kana/Hangul/Thai character a token; "
-            "not with --lang)",
+            help="whitespace (default) or chars (each CJK/kana/Hangul/Thai character a token; "
+            "not with --lang); word is the old name of chars",
         )
         parser.add_argument(
             "--squad-version",
@@ -296,9 +332,9 @@ class Command(PlatformCommand):
 
     def run(
         self, *, dataset, predictions, lang, tokenizer, squad_version, na_prob, na_prob_thresh,
-        **options,
+        normalization=None, **options,
     ):  # fmt: skip
-        norm = choose_normalization(lang, tokenizer)
+        norm = choose_normalization(lang, tokenizer, normalization)
         document = _document(dataset)
         version = squad_version or dataset_squad_version(document)
         if version == "1.1" and (na_prob is not None or na_prob_thresh != 1.0):

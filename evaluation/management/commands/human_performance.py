@@ -9,7 +9,8 @@ def _figure(value) -> str:
 class Command(PlatformCommand):
     help = (
         "Print FQuAD's human performance: each of a question's three answers in turn against "
-        "the two others, EM and F1 with the French normalization, per split and per annotator; "
+        "the two others, EM and F1 with the normalization of the questions' language (French: "
+        "fquad-fr), per split and per annotator; "
         'then SQuAD 2.0\'s, with unanswerable questions ("" = no answer), overall, answerable '
         "and unanswerable."
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from evaluation.metrics import canonical_name
 from evaluation.models import BaselineRun, Submission
 from evaluation.selectors.runs import LEADERBOARD_TOP, best_submissions, leaderboard_runs
 from evaluation.services.leaderboard.submissions import check_split
@@ -42,7 +43,7 @@ def _submission_row(submission: Submission) -> dict:
         "total": submission.total,
         "created_at": submission.created_at,
         "normalization": {
-            "name": submission.normalization,
+            "name": canonical_name(submission.normalization),  # "word" (before issue 27): chars
             "version": submission.normalization_version,
         },
         "v2": v2_figures(submission.metrics),
@@ -61,7 +62,10 @@ def _baseline_row(run: BaselineRun, split: str) -> dict:
         "f1": figures.get("f1"),
         "total": figures.get("total"),
         "created_at": run.finished_at or run.created_at,
-        "normalization": {"name": run.normalization, "version": run.normalization_version},
+        "normalization": {
+            "name": canonical_name(run.normalization),
+            "version": run.normalization_version,
+        },
         "v2": v2_figures(figures),
         "note": "",
     }

@@ -11,7 +11,8 @@ from annotation.selectors.questions import questions_by_export_id
 from core.errors import ServiceError
 from core.inputs import object_by_id, parse_id
 from evaluation.metrics import (
-    WORD,
+    DEFAULT_NORMALIZATION,
+    MissingTokenizer,
     Normalization,
     language_normalization,
     no_answer_classification,
@@ -85,7 +86,8 @@ def check_split(split) -> str:
 def release_split_normalization(*, question_ids) -> Normalization:
     """Return the normalization of the language of these questions' articles.
 
-    French is FQuAD's, English the official SQuAD script's, anything else `word`; a regional
+    Each language's community mode (`evaluation.metrics.language_normalization`: French is
+    FQuAD's, English the official SQuAD script's, German MLQA's…; docs/metrics.md); a regional
     code counts as its language (fr-ca is French). A release holds one language in practice;
     should it hold several, the language with the most of these questions decides.
     """
@@ -93,9 +95,21 @@ def release_split_normalization(*, question_ids) -> Normalization:
         questions_by_export_id(question_ids).values_list("paragraph__article__language", flat=True)
     )
     if not languages:
-        return WORD
+        return DEFAULT_NORMALIZATION
     language = max(sorted(languages), key=languages.__getitem__)
     return language_normalization(language)
+
+
+def _check_installed(norm: Normalization) -> None:
+    """Refuse (503, nothing stored) when the release's mode needs a package missing here."""
+    try:
+        norm.require()
+    except MissingTokenizer:
+        message = _(
+            "This release is scored with the %(mode)s metric, which needs the package "
+            "%(package)s; it is not installed on this server. Ask an administrator."
+        ) % {"mode": norm.name, "package": norm.requires}
+        raise ServiceError({"predictions": [message]}, status=503) from None
 
 
 def submission_create(
@@ -123,6 +137,7 @@ def submission_create(
     )
     _check_split_ids(gold, split, predictions, na_probs)
     norm = release_split_normalization(question_ids=gold)
+    _check_installed(norm)
     exact, f1, total, metrics = _scored(release, gold, predictions, na_probs, norm)
     return Submission.objects.create(
         release=release,
