@@ -41,6 +41,7 @@ PURE = {
     "core.errors",
     "core.fragments",
     "core.jsondepth",
+    "core.languages",
     "core.text",
     "core.charts",
     "core.logging",
