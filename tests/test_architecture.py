@@ -49,6 +49,7 @@ PURE = {
     "corpus.segmentation",
     "corpus.splits",
     "corpus.readers",
+    "corpus.words",
     "annotation.sampling",
     "annotation.validation",
     "annotation.question_types",
