@@ -360,6 +360,13 @@ def _answer_messages() -> dict:
     }
 
 
+def script_context(paragraph) -> dict:
+    """The paragraph's language for the pages with the span tool (answer and review pages):
+    `script` (#paragraph-language) and the notice of a missing word tokenizer."""
+    script = paragraph_script(text=paragraph.text, language=paragraph.article.language)
+    return {"script": script, "words_missing": words_missing(script)}
+
+
 def _answer_page(request, lease: Lease, errors=None, status=200):
     context = {
         "lease": lease,
@@ -369,6 +376,7 @@ def _answer_page(request, lease: Lease, errors=None, status=200):
         "article": lease.paragraph.article,
         "errors": errors or {},
         "page_messages": _answer_messages(),
+        **script_context(lease.paragraph),
         "time_zone": timezone.get_current_timezone_name(),
         "urls": {"draft": reverse("api:lease-draft", args=[lease.pk])},
     }

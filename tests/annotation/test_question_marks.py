@@ -118,7 +118,9 @@ def test_the_page_gets_its_languages_direction_marks_and_words(
     client.force_login(annotator)
     page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
     script = json.loads(
-        re.search(r'<script id="annotate-language" type="application/json">(.*?)</script>', page)[1]
+        re.search(r'<script id="paragraph-language" type="application/json">(.*?)</script>', page)[
+            1
+        ]
     )
     assert (script["lang"], script["dir"], script["marks"]) == (code, direction, marks)
     assert f'id="paragraph" class="paragraph-text" lang="{code}" dir="{direction}"' in page
@@ -150,7 +152,9 @@ def test_a_french_page_is_left_to_right_with_the_french_hint(client, annotator):
     page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
     assert 'id="paragraph" class="paragraph-text" lang="fr" dir="ltr"' in page
     script = json.loads(
-        re.search(r'<script id="annotate-language" type="application/json">(.*?)</script>', page)[1]
+        re.search(r'<script id="paragraph-language" type="application/json">(.*?)</script>', page)[
+            1
+        ]
     )
     assert script == {"lang": "fr", "dir": "ltr", "marks": ["?"], "words": None}
     messages = json.loads(

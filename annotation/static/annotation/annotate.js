@@ -14,7 +14,7 @@
  * numbered per question by the question's `key`). Nothing waits for the model: typing, adding
  * and sending go on, and a model that is down or slow says "model unavailable".
  *
- * The paragraph's language (core/languages, sent by the server in #annotate-language): its
+ * The paragraph's language (core/languages, sent by the server in #paragraph-language): its
  * reading direction and `lang` on the paragraph, the question field, the answers and the
  * questions; its question marks in the hint (none for Thai); and, where words are not
  * separated by spaces (Chinese, Thai), the word bounds of the server's tokenizer: selections
@@ -49,7 +49,7 @@
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined).format;
   const paragraphEl = $("paragraph");
   const paragraph = JSON.parse($("paragraph-source").textContent);
-  const script = JSON.parse(($("annotate-language") || {}).textContent || "null") ||
+  const script = JSON.parse(($("paragraph-language") || {}).textContent || "null") ||
     { lang: "", dir: "ltr", marks: ["?"], words: null };
   const bounds = script.words ? script.words.bounds : [];
   /** Give an element the paragraph's language and direction (a question, an answer). */
@@ -57,6 +57,13 @@
     if (script.lang) node.lang = script.lang;
     node.dir = script.dir;
     return node;
+  };
+  /** A quoted answer: the quotes are the page's (« » in French, on the right sides), the text
+   * inside isolated in the paragraph's direction. */
+  const quoted = (text) => {
+    const q = document.createElement("q");
+    q.append(inScript(element("bdi", text)));
+    return q;
   };
   if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;  // e.g. a CR
   const min = Number(root.dataset.min);
@@ -195,17 +202,32 @@
   const lower = (text) => { try { return text.toLocaleLowerCase(locale); } catch (e) { return text.toLowerCase(); } };
   const norm = (text) => lower(text.trim().split(/\s+/).join(" "));
   const spacedTokens = (text) => lower(text).match(/[\p{L}\p{N}\p{M}]+/gu) || [];
-  const paragraphTokens = script.words ? S.words(paragraph, bounds).map(lower) : spacedTokens(paragraph);
+  /** The words of a text: its runs of letters, cut at the tokenizer's bounds (code points). */
+  function wordsOf(text, cuts) {
+    const stops = new Set(cuts);
+    const found = [];
+    let current = "";
+    Array.from(text).forEach((char, i) => {
+      const letter = /[\p{L}\p{N}\p{M}]/u.test(char);
+      if (current && (!letter || stops.has(i))) { found.push(current); current = ""; }
+      if (letter) current += char;
+    });
+    if (current) found.push(current);
+    return found;
+  }
+  const paragraphTokens = script.words ? wordsOf(paragraph, bounds).map(lower) : spacedTokens(paragraph);
   const paragraphWords = new Set(paragraphTokens);
   const longestWord = paragraphTokens.reduce((n, w) => Math.max(n, Array.from(w).length), 1);
-  /** Cut a run of letters into the paragraph's words, longest first; any other character is
-   * a word of its own. */
+  /** Cut a run of letters into the paragraph's words, longest first; any other character
+   * (with its combining marks) is a word of its own. */
   function longestMatch(run) {
     const chars = Array.from(run);
     const found = [];
     for (let i = 0; i < chars.length;) {
       let size = Math.min(longestWord, chars.length - i);
       while (size > 1 && !paragraphWords.has(chars.slice(i, i + size).join(""))) size -= 1;
+      // No paragraph word: the character with its combining marks (Thai vowels, tones).
+      if (size === 1) while (i + size < chars.length && /\p{M}/u.test(chars[i + size])) size += 1;
       found.push(chars.slice(i, i + size).join(""));
       i += size;
     }
@@ -263,7 +285,7 @@
     if (current.start !== null) {
       const answer = S.slice(paragraph, current.start, current.end);
       const inside = bounds.filter((b) => b > current.start && b < current.end).map((b) => b - current.start);
-      const count = script.words ? S.words(answer, inside).length : answer.split(/\s+/).filter(Boolean).length;
+      const count = script.words ? wordsOf(answer, inside).length : answer.split(/\s+/).filter(Boolean).length;
       if (count > 20) hints.push(T.longAnswer);
       hints.push(...cutHints(current.start, current.end));
     }
@@ -315,13 +337,12 @@
     list.replaceChildren();
     state.questions.forEach((q, i) => {
       const item = element("li", undefined, q.impossible ? "question-item is-impossible" : "question-item");
-      const title = element("p", undefined, "question-text");
-      title.append(inScript(element("span", q.text)));
+      const title = inScript(element("p", q.text, "question-text"));
       if (q.impossible && mode === "mixed") title.prepend(element("span", T.unanswerableBadge, "badge"), " ");
       item.append(title);
       const answer = element("p", undefined, "question-answer");
       answer.append(element("span", q.impossible ? T.plausibleLabel : T.answerLabel), " ",
-                    inScript(element("q", S.slice(paragraph, q.start, q.end))));
+                    quoted(S.slice(paragraph, q.start, q.end)));
       item.append(answer);
       for (const hint of cutHints(q.start, q.end)) item.append(element("p", hint, "hint"));
       if (attemptsUrl && !q.impossible && q.model) item.append(modelLine(q));
@@ -383,7 +404,7 @@
       bar.textContent = `${number}. ${T.modelUnavailable}`;
     } else {
       bar.classList.add(m.fooled ? "is-fooled" : "not-fooled");
-      bar.append(`${number}. `, m.answer ? inScript(element("q", m.answer)) : T.modelNoAnswer, " · ",
+      bar.append(`${number}. `, m.answer ? quoted(m.answer) : T.modelNoAnswer, " · ",
                  T.modelF1.replace("%(f1)s", String(Math.round(m.f1))), " · ",
                  element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict"));
     }
@@ -405,7 +426,7 @@
       return line;
     }
     line.classList.add(m.fooled ? "is-fooled" : "not-fooled");
-    const answer = m.answer ? inScript(element("q", m.answer)) : element("span", T.modelNoAnswer);
+    const answer = m.answer ? quoted(m.answer) : element("span", T.modelNoAnswer);
     const verdict = element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict");
     line.append(element("span", T.modelSays.replace("%(model)s", m.model || "")), " ", answer, " · ",
                 element("span", T.modelF1.replace("%(f1)s", number(Math.round(m.f1)))), " · ", verdict,
@@ -462,7 +483,8 @@
 
   function renderCurrent() {
     const c = state.current;
-    $("answer-preview").textContent = c.start === null ? "" : S.slice(paragraph, c.start, c.end);
+    $("answer-preview").replaceChildren(
+      ...(c.start === null ? [] : [inScript(element("bdi", S.slice(paragraph, c.start, c.end)))]));
     if (mode === "mixed") {
       impossibleBox.checked = Boolean(c.impossible);
       $("answer-preview-label").textContent = c.impossible ? T.plausibleLabel : T.answerLabel;

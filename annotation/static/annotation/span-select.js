@@ -9,17 +9,13 @@
  * container needs tabindex="0"): ←/→ move a caret by one character, Ctrl/Alt+←/→ by one
  * word (in a right-to-left container, → goes towards the text's start), Home/End to the ends;
  * with Shift they extend the selection, which is a real DOM selection, and onSelect is called
- * after each step. While the selection is collapsed, an
- * empty <span class="span-select-caret" aria-hidden="true"> shows the caret (style it in CSS).
+ * after each step. While the selection is collapsed, an empty <span class="span-select-caret"
+ * aria-hidden="true"> shows the caret (style it in CSS).
  *
  * Mouse and touch selections snap to whole words ("novembre 162" → "novembre 1624"): a finger
  * or a pointer cannot hit a character's edge reliably. Holding Alt during a drag, or the page's
  * `exact()` answering true, keeps the characters as selected; the keyboard is exact already.
- *
- * Where words are not separated by spaces (Chinese, Thai), a run of letters holds several
- * words: the page passes `bounds`, the code-point offsets where the server's word tokenizer
- * ends a word inside such a run (corpus/words.py), and snapping, the cut-word hints and
- * Ctrl+←/→ stop there too ("黑豹队的防守" with bounds [2, 3, 4]: 黑豹|队|的|防守).
+ * Chinese, Thai: snapping and Ctrl+←/→ also stop at `bounds`, the words of corpus/words.py.
  */
 (() => {
   'use strict';
@@ -39,6 +35,7 @@
   /** Return 2 when a surrogate pair starts at UTF-16 index i, else 1. */
   const unitsAt = (text, i) => (text.codePointAt(i) > 0xffff ? 2 : 1);
   const clamp = (value, low, high) => Math.min(Math.max(value, low), high);
+  const boundSet = (bounds) => (bounds instanceof Set ? bounds : new Set(bounds || []));
 
   /** Return the code-point index of a UTF-16 index (one inside a surrogate pair rounds down). */
   function toCodePoint(text, utf16Index) {
@@ -109,23 +106,17 @@
     return { start: low, end: low };
   }
 
-  /** Return bounds (an array of code-point offsets, or a Set) as a Set; none: an empty one. */
-  const boundSet = (bounds) => (bounds instanceof Set ? bounds : new Set(bounds || []));
-
-  /** Say whether a span boundary before chars[i] cuts a word or a number ("16|24", "3,|5");
-   * never at one of the tokenizer's word bounds. */
+  /** Say whether a boundary before chars[i] cuts a word or number ("16|24", "3,|5"; bounds: no). */
   function cutsAt(chars, i, bounds) {
-    if (bounds && bounds.has(i)) return false;
     const number = (a, b, c) => /\p{N}/u.test(a || '') && /[.,]/.test(b || '') && /\p{N}/u.test(c || '');
-    if (i <= 0 || i >= chars.length) return false;
+    if (i <= 0 || i >= chars.length || bounds.has(i)) return false;
     return (WORD.test(chars[i - 1]) && WORD.test(chars[i]))
       || number(chars[i - 1], chars[i], chars[i + 1]) || number(chars[i - 2], chars[i - 1], chars[i]);
   }
 
   /** Return {start, end} (code points) grown to whole words (`bounds`: see the top). */
   function snapToWords(text, start, end, bounds) {
-    const chars = Array.from(text);
-    const stops = boundSet(bounds);
+    const [chars, stops] = [Array.from(text), boundSet(bounds)];
     let [s, e] = [start, end];
     while (s < e && cutsAt(chars, s, stops)) s -= 1;
     while (s < e && cutsAt(chars, e, stops)) e += 1;
@@ -134,26 +125,11 @@
 
   /** Return the words a span cuts: {start: the word it starts inside, or '', end: likewise}. */
   function cutWords(text, start, end, bounds) {
-    const chars = Array.from(text);
-    const stops = boundSet(bounds);
+    const [chars, stops] = [Array.from(text), boundSet(bounds)];
     const word = (i) => { const w = snapToWords(text, i, i + 1, stops); return chars.slice(w.start, w.end).join(''); };
     return { start: start < end && cutsAt(chars, start, stops) ? word(start) : '',
              end: start < end && cutsAt(chars, end, stops) ? word(end - 1) : '' };
-  }
 
-  /** Return the words of text: runs of letters, cut at the bounds too ("黑豹队" [2] → 黑豹, 队). */
-  function words(text, bounds) {
-    const chars = Array.from(text);
-    const stops = boundSet(bounds);
-    const found = [];
-    let current = '';
-    chars.forEach((char, i) => {
-      const inWord = isWordChar(chars, i);
-      if (current && (!inWord || stops.has(i))) { found.push(current); current = ''; }
-      if (inWord) current += char;
-    });
-    if (current) found.push(current);
-    return found;
   }
 
   /** Return the UTF-16 offset in container's text of a DOM point, clipped to the container. */
@@ -235,20 +211,17 @@
     if (key === 'ArrowRight') {
       while (i < chars.length && !isWordChar(chars, i)) i += 1;
       do i += 1; while (i < chars.length && isWordChar(chars, i) && !bounds.has(i));
-      i = Math.min(i, chars.length);
     } else {
       while (i > 0 && !isWordChar(chars, i - 1)) i -= 1;
       do i -= 1; while (i > 0 && isWordChar(chars, i - 1) && !bounds.has(i));
-      i = Math.max(i, 0);
     }
-    return i;
+    return clamp(i, 0, chars.length);
   }
 
   /**
    * Call onSelect({start, end, text}, {by}) (trimmed code points; by: "mouse", "touch" or
    * "keyboard") whenever the user finishes a non-empty selection inside container. Pointer
-   * selections snap to whole words unless Alt is held or exact() is true; `bounds` are the
-   * tokenizer's word bounds in the container's text (see the top). Return detach().
+   * selections snap to whole words (`bounds`: see the top) unless Alt or exact(). Return detach().
    */
   function attach(container, { onSelect, exact = () => false, bounds = [] }) {
     const stops = boundSet(bounds);
@@ -300,10 +273,8 @@
       const now = readSelection(container, text);
       if (now && now.inside) caret = { anchor: now.anchor, focus: now.focus };
       const byWord = event.ctrlKey || event.altKey;
-      // Right to left (Arabic): → moves towards the start of the text, as the eye sees it.
-      const rtl = getComputedStyle(container).direction === 'rtl';
-      const flipped = { ArrowLeft: 'ArrowRight', ArrowRight: 'ArrowLeft' };
-      const key = rtl ? flipped[event.key] || event.key : event.key;
+      const rtl = getComputedStyle(container).direction === 'rtl'; // → goes to the start in Arabic
+      const key = (rtl && { ArrowLeft: 'ArrowRight', ArrowRight: 'ArrowLeft' }[event.key]) || event.key;
       // Like a text field: ←/→ without Shift collapse a selection to its start/end.
       const collapse = !event.shiftKey && !byWord && caret.anchor !== caret.focus && key.startsWith('Arrow');
       const ends = [Math.min(caret.anchor, caret.focus), Math.max(caret.anchor, caret.focus)];
@@ -373,6 +344,6 @@
   }
 
   window.SpanSelect = Object.freeze({
-    toCodePoint, toUtf16, codePointLength, slice, trimSpan, snapToWords, cutWords, words, attach, highlight,
+    toCodePoint, toUtf16, codePointLength, slice, trimSpan, snapToWords, cutWords, attach, highlight,
   });
 })();
