@@ -4,6 +4,7 @@ the page is given (its direction, its marks, the word bounds of Chinese and Thai
 
 import json
 import re
+import sys
 
 import pytest
 from django.utils import translation
@@ -161,3 +162,31 @@ def test_a_french_page_is_left_to_right_with_the_french_hint(client, annotator):
         re.search(r'<script id="annotate-messages" type="application/json">(.*?)</script>', page)[1]
     )
     assert messages["noQuestionMark"] == "Une question se termine par «\u202f?\u202f»."
+
+
+@pytest.mark.django_db
+def test_a_missing_tokenizer_is_said_on_the_page_and_each_character_is_a_word(
+    client, annotator, monkeypatch
+):
+    from corpus import words
+
+    monkeypatch.setitem(sys.modules, "jieba", None)  # the optional package not installed
+    words._cut.cache_clear()
+    store_paragraphs("zh", [{"title": "北京", "context": "北京是首都。"}])
+    campaign = campaign_in("zh", name="中文", questions_min=1)
+    lease = lease_claim_next(campaign=campaign, annotator=annotator).lease
+    client.force_login(annotator)
+    try:
+        page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+    finally:
+        words._cut.cache_clear()
+    script = json.loads(
+        re.search(r'<script id="paragraph-language" type="application/json">(.*?)</script>', page)[
+            1
+        ]
+    )
+    assert script["words"] == {"tokenizer": None, "missing": "jieba", "bounds": [1, 2, 3, 4]}
+    assert (
+        '<p class="hint words-missing" id="words-missing">Mots entiers\u00a0: non disponibles en '
+        "chinois (jieba n’est pas installé). Une sélection garde les caractères sélectionnés.</p>"
+    ) in page
