@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.languages import find
 from core.text import BAD_CHARACTERS
 
 MAX_QUESTION_CHARS = 1000
@@ -33,19 +34,39 @@ class Asked:
     """What a paragraph's submission must hold: answerable questions from `low` to `high`
     and exactly `unanswerable` unanswerable ones (mixed campaigns), or, in a campaign of
     unanswerable questions (`only_unanswerable`), `low` to `high` unanswerable ones.
-    `existing` are the paragraph's questions already asked (normalized by `same_text`): a
-    new question may not repeat one."""
+    `existing` are the paragraph's questions already asked (normalized by `same_text` with
+    `marks`): a new question may not repeat one."""
 
     low: int
     high: int
     unanswerable: int = 0
     only_unanswerable: bool = False
     existing: frozenset[str] = frozenset()
+    # The language's question marks (core.languages): a question of marks alone is refused,
+    # and a final mark is written one way when duplicates are found (`same_text`).
+    marks: tuple[str, ...] = ()
 
 
-def same_text(text: str) -> str:
-    """A question's text as duplicates are found: spaces collapsed, case folded."""
-    return " ".join(text.split()).casefold()
+def same_text(text: str, marks: tuple[str, ...] = ()) -> str:
+    """A question's text as duplicates are found: spaces collapsed, case folded, and a final
+    question mark of the language (`marks`, core.languages) written as its first one, with no
+    space before it: "Où est-il ?" and "Où est-il?" are one question, "北京在哪里？" and
+    "北京在哪里?" too."""
+    text = " ".join(text.split()).casefold()
+    stem = text.rstrip("".join(marks) + " ") if marks else text
+    return stem + marks[0] if marks and stem != text and stem else text
+
+
+def question_marks(language: str | None) -> tuple[str, ...]:
+    """The question marks of a language (core.languages; the first is the one hints show):
+    none for Thai, and none for a code the registry lacks (no other language's mark)."""
+    entry = find(language)
+    return entry.question_marks if entry else ()
+
+
+def only_marks(text: str, marks: tuple[str, ...]) -> bool:
+    """Whether a question holds nothing but question marks and spaces ("?", "？ ？")."""
+    return bool(marks) and not text.strip("".join(marks) + " \t\n\r\u00a0\u202f\u3000")
 
 
 def _is_int(value) -> bool:
@@ -63,9 +84,11 @@ def _question_problems(paragraph: str, item, seen: set[str], asked: Asked, _) ->
         return {"": _("Each question is an object with text, answer_start and answer_text.")}
     text = item.get("text")
     problems = question_text_problems(text, _)
-    if not problems and same_text(text) in seen:
+    if not problems and only_marks(text, asked.marks):
+        problems["text"] = _("Write the question.")
+    elif not problems and same_text(text, asked.marks) in seen:
         problems["text"] = _("The same question is asked twice on this paragraph.")
-    elif not problems and same_text(text) in asked.existing:
+    elif not problems and same_text(text, asked.marks) in asked.existing:
         problems["text"] = _("This question is already asked on this paragraph.")
     problems |= _answer_problems(paragraph, item, _impossible(item, asked), asked, _)
     problems |= seconds_problems(item.get("seconds_spent", 0), _)
@@ -215,7 +238,7 @@ def check_questions(paragraph: str, questions, *, asked: Asked, _, ngettext=_eng
         for field, message in _question_problems(paragraph, item, seen, asked, _).items():
             errors[f"questions[{index}].{field}".rstrip(".")] = [message]
         if isinstance(item, dict) and isinstance(item.get("text"), str):
-            seen.add(same_text(item["text"]))
+            seen.add(same_text(item["text"], asked.marks))
     if errors:
         return errors, []
     for item in questions:

@@ -6,9 +6,11 @@ at 200,000 articles as at 20. The statistics read every paragraph: a stored figu
 (`core.figures`), computed during the request only while the corpus is small.
 """
 
+import hashlib
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Length
@@ -16,6 +18,13 @@ from django.db.models.functions import Length
 from core.figures import Figure, bounded_count
 from core.pagination import KeysetPage, keyset_page
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
+from corpus.words import (
+    WordsUnavailable,
+    character_bounds,
+    inner_bounds,
+    tokenizer_of,
+    tokenizer_version,
+)
 
 ARTICLE_ORDER = ("title", "pk")  # indexes corpus_article_title_id and _wave_title
 ARTICLES_PER_PAGE = 50
@@ -221,3 +230,30 @@ def stats_figure() -> Figure:
     """The statistics figure, registered by the app (`CorpusConfig.ready`); pages read it
     with `core.services.figure_jobs.figure_read(STATS_FIGURE)`."""
     return Figure(STATS_FIGURE, corpus_stats, _stats_fingerprint, corpus_is_small)
+
+
+# The word boundaries of a paragraph (corpus.words), kept in the shared cache under the
+# tokenizer, its version and the text's hash: each paragraph is cut once, not on every page.
+WORDS_CACHE_SECONDS = 30 * 24 * 3600
+
+
+def paragraph_words(text: str, language: str) -> dict | None:
+    """Return where the annotation page's whole-word selection may stop inside a run of
+    letters, for a language written without spaces between words: {"tokenizer": "jieba",
+    "bounds": [2, 3, ...]} (code points, `corpus.words.inner_bounds`). None where spaces
+    separate words (the page finds them itself). A tokenizer not installed gives
+    {"tokenizer": None, "missing": "jieba", "bounds": every place between two letters}: each
+    character is then a word, and the page says the words are not available."""
+    tokenizer = tokenizer_of(language)
+    if tokenizer is None:
+        return None
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = f"corpus:words:{tokenizer}:{tokenizer_version(tokenizer)}:{digest}"
+    bounds = cache.get(key)
+    if bounds is None:
+        try:
+            bounds = inner_bounds(text, language)
+        except WordsUnavailable:
+            return {"tokenizer": None, "missing": tokenizer, "bounds": character_bounds(text)}
+        cache.set(key, bounds, WORDS_CACHE_SECONDS)
+    return {"tokenizer": tokenizer, "bounds": bounds}

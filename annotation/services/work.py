@@ -22,7 +22,7 @@ from annotation.selectors.questions import paragraph_existing_questions
 from annotation.services.audit import review_sample
 from annotation.services.items import item_give_back, item_take, item_take_back
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
-from annotation.validation import Asked, check_questions, same_text
+from annotation.validation import Asked, check_questions, question_marks, same_text
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
 from core.roles import Role
@@ -247,11 +247,13 @@ def questions_asked(lease: Lease) -> Asked:
     unanswerable ones are not shown, nor told apart by a refusal)."""
     campaign = lease.campaign
     only = campaign.kind == Campaign.Kind.UNANSWERABLE
+    marks = question_marks(campaign.language)
     existing = frozenset()
     if only or campaign.unanswerable_per_paragraph:
         shown = paragraph_existing_questions(lease.paragraph_id)  # what the page lists
-        existing = frozenset(same_text(question.text) for question in shown)
+        existing = frozenset(same_text(question.text, marks) for question in shown)
     return Asked(
+        marks=marks,
         low=campaign.questions_min,
         high=campaign.questions_max,
         unanswerable=0 if only else campaign.unanswerable_per_paragraph,

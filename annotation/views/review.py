@@ -17,7 +17,7 @@ from annotation.selectors.quality import review_model, review_queue
 from annotation.selectors.questions import reviewed_answer
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
-from annotation.views.work import own_lease, span_messages
+from annotation.views.work import own_lease, script_context, span_messages
 from core.errors import ServiceError
 from core.inputs import form_int
 from core.permissions import role_required
@@ -96,6 +96,7 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
         "reasons": _reasons(question),
+        **script_context(lease.paragraph),
         "model": model,
         "model_span": model["span"] if model else None,
         "errors": errors or {},

@@ -21,6 +21,7 @@ from annotation.selectors.campaigns import campaign_for, campaigns_for, held_cam
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
+from annotation.selectors.scripts import paragraph_script, script_messages, words_missing
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.work import lease_claim_next, lease_get, lease_release
 from annotation.validation import MAX_QUESTION_CHARS
@@ -86,13 +87,14 @@ def next_paragraph(request, campaign_pk: int):
     return redirect("annotation:lease", pk=claim.lease.pk)
 
 
-def _page_messages(campaign: Campaign) -> dict:
+def _page_messages(campaign: Campaign, script: dict) -> dict:
     """The page script's messages, translated here (the script holds no text of its own).
 
     A message about a count is chosen here for the campaign's number (the script fills in
     the same number): the script has no plural rules of its own."""
     return {
         **_question_messages(campaign),
+        **script_messages(script),
         **_sending_messages(),
         **_model_messages(),
         **span_messages(),
@@ -102,7 +104,6 @@ def _page_messages(campaign: Campaign) -> dict:
 def _question_messages(campaign: Campaign) -> dict:
     """What the page says about the questions being written, their answers and their count."""
     return {
-        "noQuestionMark": _("A question ends with “?”."),
         "copied": _("This copies a long run of the paragraph: rephrase it."),
         "duplicate": _("You already asked this question on this paragraph."),
         "longAnswer": _("Over 20 words: is this the smallest answer?"),
@@ -273,6 +274,8 @@ def lease_page(request, pk: int):
     mode = writing_mode(campaign)
     existing = [] if mode == "answerable" else paragraph_existing_questions(lease.paragraph_id)
     sent_questions = lease_sent_questions(lease) if sent else []
+    paragraph = lease.paragraph
+    script = paragraph_script(text=paragraph.text, language=paragraph.article.language)
     context = {
         "lease": lease,
         "campaign": campaign,
@@ -286,7 +289,9 @@ def lease_page(request, pk: int):
         "existing_texts": [question.text for question in existing],
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
-        "page_messages": _page_messages(campaign),
+        "page_messages": _page_messages(campaign, script),
+        "script": script,
+        "words_missing": words_missing(script),
         "time_zone": timezone.get_current_timezone_name(),
         "urls": {
             "draft": reverse("api:lease-draft", args=[lease.pk]),
@@ -355,6 +360,13 @@ def _answer_messages() -> dict:
     }
 
 
+def script_context(paragraph) -> dict:
+    """The paragraph's language for the pages with the span tool (answer and review pages):
+    `script` (#paragraph-language) and the notice of a missing word tokenizer."""
+    script = paragraph_script(text=paragraph.text, language=paragraph.article.language)
+    return {"script": script, "words_missing": words_missing(script)}
+
+
 def _answer_page(request, lease: Lease, errors=None, status=200):
     context = {
         "lease": lease,
@@ -364,6 +376,7 @@ def _answer_page(request, lease: Lease, errors=None, status=200):
         "article": lease.paragraph.article,
         "errors": errors or {},
         "page_messages": _answer_messages(),
+        **script_context(lease.paragraph),
         "time_zone": timezone.get_current_timezone_name(),
         "urls": {"draft": reverse("api:lease-draft", args=[lease.pk])},
     }

@@ -320,7 +320,7 @@ def test_the_page_lists_the_existing_questions_escaped_and_asks_for_unanswerable
     page = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
     assert 'data-mode="unanswerable"' in page
     assert "3 questions already asked on this paragraph" in page
-    assert "<li>&lt;b&gt;Qui&lt;/b&gt; a écrit ça ?</li>" in page
+    assert '<li lang="fr" dir="ltr">&lt;b&gt;Qui&lt;/b&gt; a écrit ça ?</li>' in page
     assert "1 to 5 unanswerable questions" in page
     assert "Plausible answer (what a hasty reader would give):" in page
 

@@ -14,6 +14,14 @@
  * numbered per question by the question's `key`). Nothing waits for the model: typing, adding
  * and sending go on, and a model that is down or slow says "model unavailable".
  *
+ * The paragraph's language (core/languages, sent by the server in #paragraph-language): its
+ * reading direction and `lang` on the paragraph, the question field, the answers and the
+ * questions; its question marks in the hint (none for Thai); and, where words are not
+ * separated by spaces (Chinese, Thai), the word bounds of the server's tokenizer: selections
+ * snap to them, and the copy hint counts those words. A question being typed has no server
+ * words yet: it is cut into the paragraph's words by longest match (a character that is no
+ * paragraph word counts as one), which is what a copied run needs (docs/languages.md).
+ *
  * Offsets are code points (window.SpanSelect). Work in progress is saved to the server as a
  * draft (debounced) so a closed tab, a crash or an expired lease loses nothing; the server
  * validates everything again on submit, and a refusal keeps the text on screen.
@@ -41,6 +49,22 @@
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined).format;
   const paragraphEl = $("paragraph");
   const paragraph = JSON.parse($("paragraph-source").textContent);
+  const script = JSON.parse(($("paragraph-language") || {}).textContent || "null") ||
+    { lang: "", dir: "ltr", marks: ["?"], words: null };
+  const bounds = script.words ? script.words.bounds : [];
+  /** Give an element the paragraph's language and direction (a question, an answer). */
+  const inScript = (node) => {
+    if (script.lang) node.lang = script.lang;
+    node.dir = script.dir;
+    return node;
+  };
+  /** A quoted answer: the quotes are the page's (« » in French, on the right sides), the text
+   * inside isolated in the paragraph's direction. */
+  const quoted = (text) => {
+    const q = document.createElement("q");
+    q.append(inScript(element("bdi", text)));
+    return q;
+  };
   if (paragraphEl.textContent !== paragraph) paragraphEl.textContent = paragraph;  // e.g. a CR
   const min = Number(root.dataset.min);
   const max = Number(root.dataset.max);
@@ -174,14 +198,50 @@
   let detach = null;
   let modelShown = null;  // the question whose model answer is marked in the paragraph
 
-  const norm = (text) => text.trim().split(/\s+/).join(" ").toLocaleLowerCase("fr");
-  const tokens = (text) => text.toLocaleLowerCase("fr").match(/[\p{L}\p{N}]+/gu) || [];
-  const paragraphTokens = tokens(paragraph);
+  const locale = script.lang || "fr";
+  const lower = (text) => { try { return text.toLocaleLowerCase(locale); } catch (e) { return text.toLowerCase(); } };
+  const norm = (text) => lower(text.trim().split(/\s+/).join(" "));
+  const spacedTokens = (text) => lower(text).match(/[\p{L}\p{N}\p{M}]+/gu) || [];
+  /** The words of a text: its runs of letters, cut at the tokenizer's bounds (code points). */
+  function wordsOf(text, cuts) {
+    const stops = new Set(cuts);
+    const found = [];
+    let current = "";
+    Array.from(text).forEach((char, i) => {
+      const letter = /[\p{L}\p{N}\p{M}]/u.test(char);
+      if (current && (!letter || stops.has(i))) { found.push(current); current = ""; }
+      if (letter) current += char;
+    });
+    if (current) found.push(current);
+    return found;
+  }
+  const paragraphTokens = script.words ? wordsOf(paragraph, bounds).map(lower) : spacedTokens(paragraph);
   const paragraphWords = new Set(paragraphTokens);
+  const longestWord = paragraphTokens.reduce((n, w) => Math.max(n, Array.from(w).length), 1);
+  /** Cut a run of letters into the paragraph's words, longest first; any other character
+   * (with its combining marks) is a word of its own. */
+  function longestMatch(run) {
+    const chars = Array.from(run);
+    const found = [];
+    for (let i = 0; i < chars.length;) {
+      let size = Math.min(longestWord, chars.length - i);
+      while (size > 1 && !paragraphWords.has(chars.slice(i, i + size).join(""))) size -= 1;
+      // No paragraph word: the character with its combining marks (Thai vowels, tones).
+      if (size === 1) while (i + size < chars.length && /\p{M}/u.test(chars[i + size])) size += 1;
+      found.push(chars.slice(i, i + size).join(""));
+      i += size;
+    }
+    return found;
+  }
+  /** The words of a question: spaced languages' letter runs, or the paragraph's words. */
+  const tokens = (text) => (script.words ? spacedTokens(text).flatMap(longestMatch) : spacedTokens(text));
+  // A content word: 4 letters or more where spaces separate words; 2 where a tokenizer does
+  // (Chinese and Thai words are short: "防守", "คะแนน").
+  const CONTENT_CHARS = script.words ? 2 : 4;
   const existingNorms = new Set(existing.map(norm));
   /** Whether a question shares too few of its words (4 letters or more) with the paragraph. */
   function offTopic(words) {
-    const content = words.filter((w) => w.length >= 4);
+    const content = words.filter((w) => Array.from(w).length >= CONTENT_CHARS);
     if (content.length < 2) return false;
     const shared = content.filter((w) => paragraphWords.has(w)).length;
     return shared / content.length < 0.25;
@@ -204,7 +264,7 @@
 
   /** The words a span cuts, as hints: "starts inside the word “1624”". */
   function cutHints(start, end) {
-    const cut = S.cutWords(paragraph, start, end);
+    const cut = S.cutWords(paragraph, start, end, bounds);
     return [cut.start && T.cutStart.replace("%(word)s", cut.start),
             cut.end && T.cutEnd.replace("%(word)s", cut.end)].filter(Boolean);
   }
@@ -212,7 +272,9 @@
   function hintsFor(current, skipIndex) {
     const hints = [];
     const text = current.text.trim();
-    if (text && !text.endsWith("?")) hints.push(T.noQuestionMark);
+    if (text && script.marks.length && !script.marks.some((m) => text.endsWith(m))) {
+      hints.push(T.noQuestionMark);
+    }
     const words = tokens(text);
     if (words.length >= 4 && longestSharedRun(words) / words.length >= 0.6) hints.push(T.copied);
     if (text && state.questions.some((q, i) => i !== skipIndex && norm(q.text) === norm(text))) {
@@ -222,7 +284,9 @@
     if (current.impossible && offTopic(words)) hints.push(T.offTopic);
     if (current.start !== null) {
       const answer = S.slice(paragraph, current.start, current.end);
-      if (answer.split(/\s+/).filter(Boolean).length > 20) hints.push(T.longAnswer);
+      const inside = bounds.filter((b) => b > current.start && b < current.end).map((b) => b - current.start);
+      const count = script.words ? wordsOf(answer, inside).length : answer.split(/\s+/).filter(Boolean).length;
+      if (count > 20) hints.push(T.longAnswer);
       hints.push(...cutHints(current.start, current.end));
     }
     return hints;
@@ -273,12 +337,12 @@
     list.replaceChildren();
     state.questions.forEach((q, i) => {
       const item = element("li", undefined, q.impossible ? "question-item is-impossible" : "question-item");
-      const title = element("p", q.text, "question-text");
+      const title = inScript(element("p", q.text, "question-text"));
       if (q.impossible && mode === "mixed") title.prepend(element("span", T.unanswerableBadge, "badge"), " ");
       item.append(title);
       const answer = element("p", undefined, "question-answer");
       answer.append(element("span", q.impossible ? T.plausibleLabel : T.answerLabel), " ",
-                    element("q", S.slice(paragraph, q.start, q.end)));
+                    quoted(S.slice(paragraph, q.start, q.end)));
       item.append(answer);
       for (const hint of cutHints(q.start, q.end)) item.append(element("p", hint, "hint"));
       if (attemptsUrl && !q.impossible && q.model) item.append(modelLine(q));
@@ -340,7 +404,7 @@
       bar.textContent = `${number}. ${T.modelUnavailable}`;
     } else {
       bar.classList.add(m.fooled ? "is-fooled" : "not-fooled");
-      bar.append(`${number}. `, m.answer ? element("q", m.answer) : T.modelNoAnswer, " · ",
+      bar.append(`${number}. `, m.answer ? quoted(m.answer) : T.modelNoAnswer, " · ",
                  T.modelF1.replace("%(f1)s", String(Math.round(m.f1))), " · ",
                  element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict"));
     }
@@ -362,7 +426,7 @@
       return line;
     }
     line.classList.add(m.fooled ? "is-fooled" : "not-fooled");
-    const answer = m.answer ? element("q", m.answer) : element("span", T.modelNoAnswer);
+    const answer = m.answer ? quoted(m.answer) : element("span", T.modelNoAnswer);
     const verdict = element("strong", m.fooled ? T.fooled : T.notFooled, "model-verdict");
     line.append(element("span", T.modelSays.replace("%(model)s", m.model || "")), " ", answer, " · ",
                 element("span", T.modelF1.replace("%(f1)s", number(Math.round(m.f1)))), " · ", verdict,
@@ -419,7 +483,8 @@
 
   function renderCurrent() {
     const c = state.current;
-    $("answer-preview").textContent = c.start === null ? "" : S.slice(paragraph, c.start, c.end);
+    $("answer-preview").replaceChildren(
+      ...(c.start === null ? [] : [inScript(element("bdi", S.slice(paragraph, c.start, c.end)))]));
     if (mode === "mixed") {
       impossibleBox.checked = Boolean(c.impossible);
       $("answer-preview-label").textContent = c.impossible ? T.plausibleLabel : T.answerLabel;
@@ -638,6 +703,7 @@
   }
 
   detach = S.attach(paragraphEl, {
+    bounds,
     exact: () => exactButton.getAttribute("aria-pressed") === "true",
     onSelect: ({ start, end }, { by }) => {
       started();

@@ -16,6 +16,9 @@
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("answer-messages").textContent);
   const paragraph = JSON.parse($("paragraph-source").textContent);
+  // Chinese and Thai: the server tokenizer's word bounds, where whole-word selection stops.
+  const language = JSON.parse(($("paragraph-language") || {}).textContent || "null");
+  const bounds = language && language.words ? language.words.bounds : [];
   const paragraphEl = $("paragraph");
   const exactButton = $("select-inside-words");
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
@@ -54,7 +57,7 @@
     $("answer-start").value = has ? String(state.start) : "";
     $("answer-text").value = text;
     $("send-answer").disabled = !has;
-    const cut = has ? S.cutWords(paragraph, state.start, state.end) : {};
+    const cut = has ? S.cutWords(paragraph, state.start, state.end, bounds) : {};
     $("answer-hints").replaceChildren(...[
       cut.start && T.cutStart.replace("%(word)s", cut.start),
       cut.end && T.cutEnd.replace("%(word)s", cut.end),
@@ -86,6 +89,7 @@
   earlier = Number.isInteger(draft.seconds) ? draft.seconds : 0;
 
   S.attach(paragraphEl, {
+    bounds,
     exact: () => exactButton.getAttribute("aria-pressed") === "true",
     onSelect: ({ start, end }) => {
       if (start === end) return;

@@ -23,6 +23,9 @@
   const original = JSON.parse($("review-span").textContent);
   const modelSource = JSON.parse($("review-model-span").textContent);
   const paragraph = JSON.parse($("paragraph-source").textContent);
+  // Chinese and Thai: the server tokenizer's word bounds, where whole-word selection stops.
+  const language = JSON.parse(($("paragraph-language") || {}).textContent || "null");
+  const bounds = language && language.words ? language.words.bounds : [];
   const paragraphEl = $("paragraph");
   const form = $("review-form");
   const exactButton = $("select-inside-words");
@@ -116,7 +119,7 @@
 
   /** List, in `list`, the words the span [start, end) starts or ends inside. */
   function showCuts(list, start, end) {
-    const cut = S.cutWords(paragraph, start, end);
+    const cut = S.cutWords(paragraph, start, end, bounds);
     list.replaceChildren(...[
       cut.start && T.cutStart.replace("%(word)s", cut.start),
       cut.end && T.cutEnd.replace("%(word)s", cut.end),
@@ -156,6 +159,7 @@
   }
 
   S.attach(paragraphEl, {
+    bounds,
     exact: () => exactButton.getAttribute("aria-pressed") === "true",
     onSelect: ({ start, end }) => {
       if (start === end) return;

@@ -7,13 +7,15 @@
  *
  * Keyboard (caret browsing is off by default in browsers, so the module does it itself; the
  * container needs tabindex="0"): ←/→ move a caret by one character, Ctrl/Alt+←/→ by one
- * word, Home/End to the ends; with Shift they extend the selection, which is a real DOM
- * selection, and onSelect is called after each step. While the selection is collapsed, an
- * empty <span class="span-select-caret" aria-hidden="true"> shows the caret (style it in CSS).
+ * word (in a right-to-left container, → goes towards the text's start), Home/End to the ends;
+ * with Shift they extend the selection, which is a real DOM selection, and onSelect is called
+ * after each step. While the selection is collapsed, an empty <span class="span-select-caret"
+ * aria-hidden="true"> shows the caret (style it in CSS).
  *
  * Mouse and touch selections snap to whole words ("novembre 162" → "novembre 1624"): a finger
  * or a pointer cannot hit a character's edge reliably. Holding Alt during a drag, or the page's
  * `exact()` answering true, keeps the characters as selected; the keyboard is exact already.
+ * Chinese, Thai: snapping and Ctrl+←/→ also stop at `bounds`, the words of corpus/words.py.
  */
 (() => {
   'use strict';
@@ -33,6 +35,7 @@
   /** Return 2 when a surrogate pair starts at UTF-16 index i, else 1. */
   const unitsAt = (text, i) => (text.codePointAt(i) > 0xffff ? 2 : 1);
   const clamp = (value, low, high) => Math.min(Math.max(value, low), high);
+  const boundSet = (bounds) => (bounds instanceof Set ? bounds : new Set(bounds || []));
 
   /** Return the code-point index of a UTF-16 index (one inside a surrogate pair rounds down). */
   function toCodePoint(text, utf16Index) {
@@ -103,29 +106,30 @@
     return { start: low, end: low };
   }
 
-  /** Say whether a span boundary before chars[i] cuts a word or a number ("16|24", "3,|5"). */
-  function cutsAt(chars, i) {
+  /** Say whether a boundary before chars[i] cuts a word or number ("16|24", "3,|5"; bounds: no). */
+  function cutsAt(chars, i, bounds) {
     const number = (a, b, c) => /\p{N}/u.test(a || '') && /[.,]/.test(b || '') && /\p{N}/u.test(c || '');
-    if (i <= 0 || i >= chars.length) return false;
+    if (i <= 0 || i >= chars.length || bounds.has(i)) return false;
     return (WORD.test(chars[i - 1]) && WORD.test(chars[i]))
       || number(chars[i - 1], chars[i], chars[i + 1]) || number(chars[i - 2], chars[i - 1], chars[i]);
   }
 
-  /** Return {start, end} (code points) grown to whole words. */
-  function snapToWords(text, start, end) {
-    const chars = Array.from(text);
+  /** Return {start, end} (code points) grown to whole words (`bounds`: see the top). */
+  function snapToWords(text, start, end, bounds) {
+    const [chars, stops] = [Array.from(text), boundSet(bounds)];
     let [s, e] = [start, end];
-    while (s < e && cutsAt(chars, s)) s -= 1;
-    while (s < e && cutsAt(chars, e)) e += 1;
+    while (s < e && cutsAt(chars, s, stops)) s -= 1;
+    while (s < e && cutsAt(chars, e, stops)) e += 1;
     return { start: s, end: e };
   }
 
   /** Return the words a span cuts: {start: the word it starts inside, or '', end: likewise}. */
-  function cutWords(text, start, end) {
-    const chars = Array.from(text);
-    const word = (i) => { const w = snapToWords(text, i, i + 1); return chars.slice(w.start, w.end).join(''); };
-    return { start: start < end && cutsAt(chars, start) ? word(start) : '',
-             end: start < end && cutsAt(chars, end) ? word(end - 1) : '' };
+  function cutWords(text, start, end, bounds) {
+    const [chars, stops] = [Array.from(text), boundSet(bounds)];
+    const word = (i) => { const w = snapToWords(text, i, i + 1, stops); return chars.slice(w.start, w.end).join(''); };
+    return { start: start < end && cutsAt(chars, start, stops) ? word(start) : '',
+             end: start < end && cutsAt(chars, end, stops) ? word(end - 1) : '' };
+
   }
 
   /** Return the UTF-16 offset in container's text of a DOM point, clipped to the container. */
@@ -199,27 +203,28 @@
   }
 
   /** Return the caret position after one step of `key` from `from` over the chars. */
-  function step(chars, from, key, byWord) {
+  function step(chars, from, key, byWord, bounds) {
     if (key === 'Home') return 0;
     if (key === 'End') return chars.length;
     if (!byWord) return clamp(from + (key === 'ArrowRight' ? 1 : -1), 0, chars.length);
     let i = from;
     if (key === 'ArrowRight') {
       while (i < chars.length && !isWordChar(chars, i)) i += 1;
-      while (i < chars.length && isWordChar(chars, i)) i += 1;
+      do i += 1; while (i < chars.length && isWordChar(chars, i) && !bounds.has(i));
     } else {
       while (i > 0 && !isWordChar(chars, i - 1)) i -= 1;
-      while (i > 0 && isWordChar(chars, i - 1)) i -= 1;
+      do i -= 1; while (i > 0 && isWordChar(chars, i - 1) && !bounds.has(i));
     }
-    return i;
+    return clamp(i, 0, chars.length);
   }
 
   /**
    * Call onSelect({start, end, text}, {by}) (trimmed code points; by: "mouse", "touch" or
    * "keyboard") whenever the user finishes a non-empty selection inside container. Pointer
-   * selections snap to whole words unless Alt is held or exact() is true. Return detach().
+   * selections snap to whole words (`bounds`: see the top) unless Alt or exact(). Return detach().
    */
-  function attach(container, { onSelect, exact = () => false }) {
+  function attach(container, { onSelect, exact = () => false, bounds = [] }) {
+    const stops = boundSet(bounds);
     let caret = { anchor: 0, focus: 0 }; // keyboard position, in code points
     let last = null; // "start:end" of the last span reported
     let [downInside, mouseIsDown, alt, by, timer] = [false, false, false, 'mouse', null];
@@ -227,7 +232,7 @@
     const report = (anchor, focus, force) => {
       const text = container.textContent;
       let span = trimSpan(text, anchor, focus);
-      const whole = by === 'keyboard' || alt || exact() ? span : snapToWords(text, span.start, span.end);
+      const whole = by === 'keyboard' || alt || exact() ? span : snapToWords(text, span.start, span.end, stops);
       if (by === 'mouse' && (whole.start < span.start || whole.end > span.end)) {
         const [low, high] = [Math.min(anchor, focus, whole.start), Math.max(anchor, focus, whole.end)];
         if (anchor <= focus) showSelection(container, low, high); else showSelection(container, high, low);
@@ -268,11 +273,13 @@
       const now = readSelection(container, text);
       if (now && now.inside) caret = { anchor: now.anchor, focus: now.focus };
       const byWord = event.ctrlKey || event.altKey;
+      const rtl = getComputedStyle(container).direction === 'rtl'; // → goes to the start in Arabic
+      const key = (rtl && { ArrowLeft: 'ArrowRight', ArrowRight: 'ArrowLeft' }[event.key]) || event.key;
       // Like a text field: ←/→ without Shift collapse a selection to its start/end.
-      const collapse = !event.shiftKey && !byWord && caret.anchor !== caret.focus && event.key.startsWith('Arrow');
+      const collapse = !event.shiftKey && !byWord && caret.anchor !== caret.focus && key.startsWith('Arrow');
       const ends = [Math.min(caret.anchor, caret.focus), Math.max(caret.anchor, caret.focus)];
-      const target = collapse ? ends[event.key === 'ArrowLeft' ? 0 : 1]
-        : step(Array.from(text), caret.focus, event.key, byWord);
+      const target = collapse ? ends[key === 'ArrowLeft' ? 0 : 1]
+        : step(Array.from(text), caret.focus, key, byWord, stops);
       caret = { anchor: event.shiftKey ? caret.anchor : target, focus: target };
       if (caret.anchor === caret.focus) showCaret(container, target);
       else { hideCaret(container); showSelection(container, caret.anchor, caret.focus); }
