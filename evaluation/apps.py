@@ -25,6 +25,11 @@ class EvaluationConfig(AppConfig):
         from exports.scoring import POINT
 
         extension_register(POINT, release_scoring_extension())
+
+        from annotation.gold_scoring import POINT as GOLD_POINT
+        from evaluation.gold import gold_scorer
+
+        extension_register(GOLD_POINT, gold_scorer())
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")
 
         # Evaluation's parts of lower apps' pages (core/fragments.py).
