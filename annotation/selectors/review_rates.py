@@ -98,6 +98,41 @@ def why_text(why: str, *, rate: Decimal, items: int, errors: int, bar: Decimal) 
     return text % values
 
 
+def drawn_text(question: Question, campaign: Campaign) -> str:
+    """Why a question came to review, for its reviewer: "drawn: rate 40 % because …"."""
+    if question.review_rate is None:  # decided before rates were kept, or imported
+        return ""
+    values = {
+        "rate": f"{question.review_rate * 100:.0f}",
+        "bar": f"{Decimal(campaign.review_error_bar) * 100:.0f}",
+    }
+    texts = {
+        Why.FIXED: _("drawn: rate %(rate)s %%, the campaign's rate for everyone"),
+        Why.WARMUP: _("drawn: rate %(rate)s %% because it is among the author's first questions"),
+        Why.START: _(
+            "drawn: rate %(rate)s %%, the campaign's, because too few of the author's items "
+            "were checked yet to move it"
+        ),
+        Why.UNSURE: _(
+            "drawn: rate %(rate)s %%, the campaign's, because the author's checked items are "
+            "not yet clearly above or below the %(bar)s %% error bar"
+        ),
+        Why.SUSPECT: _(
+            "drawn: rate %(rate)s %% because the author's errors so far are above the "
+            "%(bar)s %% bar (not yet proven)"
+        ),
+        Why.ABOVE: _(
+            "drawn: rate %(rate)s %% because the author's errors are clearly above the "
+            "%(bar)s %% bar"
+        ),
+        Why.GOOD: _(
+            "drawn: rate %(rate)s %% because the author's errors are reliably below the "
+            "%(bar)s %% bar"
+        ),
+    }
+    return texts.get(question.review_why, _("drawn: rate %(rate)s %%")) % values
+
+
 @dataclass(frozen=True)
 class AnnotatorRate:
     """One annotator's review figures in a campaign, for the quality table and the API."""
