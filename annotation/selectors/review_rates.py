@@ -49,14 +49,14 @@ class GoldScore:
 def gold_score(*, campaign_id: int, annotator_id: int) -> GoldScore:
     """The annotator's gold score in the campaign."""
     row = GoldAnswer.objects.filter(campaign_id=campaign_id, annotator_id=annotator_id).aggregate(
-        n=Count("id"), f1=Avg("f1"), right=Count("id", filter=Q(f1__gte=GOLD_ERROR_F1))
+        n=Count("id"), mean=Avg("f1"), right=Count("id", filter=Q(f1__gte=GOLD_ERROR_F1))
     )
     if not row["n"]:
         return GoldScore(0, None, None, None, None)
     wrong_low, wrong_high = wilson(row["n"] - row["right"], row["n"])
     return GoldScore(
         answered=row["n"],
-        mean_f1=round(row["f1"], 1),
+        mean_f1=round(row["mean"], 1),
         right=round(100 * row["right"] / row["n"], 1),
         low=round(100 * (1 - wrong_high), 1),
         high=round(100 * (1 - wrong_low), 1),
