@@ -3,21 +3,25 @@
 The evidence is what reviewers and gold questions said about the annotator in a campaign:
 their reviewed questions (an error: rejected or corrected) and their answers to gold
 questions (an error: F1 below `GOLD_ERROR_F1`). From n items with e errors the error rate's
-**Wilson score interval** at 90 % (z = 1.645, so each side is a 95 % one-sided bound) is
-computed, and:
+**Wilson score interval** at 80 % (z = 1.2816, so each end is a 90 % one-sided bound) is
+computed, and, against the campaign's bar (the error rate it accepts):
 
 - fewer than `MIN_EVIDENCE` items: the campaign's rate ("start"): a handful moves nothing;
-- the interval's low end above the campaign's bar: flagged, rate raised to the ceiling ("above");
-- the observed share above the bar, not yet proven: rate raised to the ceiling to learn
-  sooner ("suspect"); it is not a flag;
 - the interval's high end below the bar: reliably good, the floor ("good");
-- otherwise the campaign's rate ("unsure").
+- the interval's low end above the bar: flagged, the ceiling ("above");
+- otherwise the ceiling too, until the evidence decides: "suspect" when the observed share
+  is above the bar, "unsure" when not. Reviewing the undecided more is what makes the
+  evidence come fast; the floor is where the savings are.
 
 Why Wilson: the share of errors is a binomial proportion observed on few items, often 0 or 1
 error; the normal ("Wald") interval collapses to a width of 0 there (0 errors in 5 items
 would read as "certainly perfect"), while Wilson's stays honest at small n and near 0, keeps
-within [0, 1], and needs no table or iteration (unlike Clopper–Pearson, which is also more
-conservative than needed here). docs/quality-control.md has the figures.
+within [0, 1], and needs no table or iteration (Clopper–Pearson is more conservative than
+needed here, and slower to decide). Why 90 % one-sided and not 95 %: a decision here is cheap
+to undo (a person at the floor is still reviewed, and their rate rises again with the first
+errors; a flag only informs an admin, who decides), while a slower decision costs reviewer
+hours on everyone; with careful annotators at 3 % and careless ones at 30 % (bench/
+quality_sim.py) it flags no careful one. docs/quality-control.md has the figures.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-Z = 1.645
+Z = 1.2816
 MIN_EVIDENCE = 10
 GOLD_ERROR_F1 = 50.0
 
@@ -37,7 +41,7 @@ class Why:
     FIXED = "fixed"  # the campaign's rate, not adaptive
     WARMUP = "warmup"  # the campaign's warm-up
     START = "start"  # too little evidence yet
-    UNSURE = "unsure"  # the interval straddles the bar
+    UNSURE = "unsure"  # the interval straddles the bar, observed share below it
     SUSPECT = "suspect"  # observed share above the bar, not proven
     ABOVE = "above"  # proven above the bar: flagged
     GOOD = "good"  # proven below the bar
@@ -100,14 +104,14 @@ def adapted_rate(
     low, high = wilson(errors, items)
     if items < min_evidence:
         rate, why = base, Why.START
-    elif low > bar:
-        rate, why = max(ceiling, floor), Why.ABOVE
-    elif errors / items > bar:
-        rate, why = max(ceiling, floor), Why.SUSPECT
     elif high < bar:
         rate, why = floor, Why.GOOD
+    elif low > bar:
+        rate, why = ceiling, Why.ABOVE
+    elif errors / items > bar:
+        rate, why = ceiling, Why.SUSPECT
     else:
-        rate, why = base, Why.UNSURE
+        rate, why = ceiling, Why.UNSURE
     return RateDecision(
         rate=max(rate, floor), why=why, items=items, errors=errors, low=low, high=high
     )

@@ -76,8 +76,8 @@ def why_text(why: str, *, rate: Decimal, items: int, errors: int, bar: Decimal) 
         Why.WARMUP: _("rate %(rate)s %%: the annotator's first questions (warm-up)"),
         Why.START: _("rate %(rate)s %%: too few checked items yet (%(items)s) to move it"),
         Why.UNSURE: _(
-            "rate %(rate)s %%: %(errors)s errors in %(items)s checked items, not yet clearly "
-            "above or below the %(bar)s %% bar"
+            "rate %(rate)s %% until the evidence decides: %(errors)s errors in %(items)s "
+            "checked items, not yet clearly above or below the %(bar)s %% bar"
         ),
         Why.SUSPECT: _(
             "rate %(rate)s %% because %(errors)s errors in %(items)s checked items is above "
@@ -114,8 +114,8 @@ def drawn_text(question: Question, campaign: Campaign) -> str:
             "were checked yet to move it"
         ),
         Why.UNSURE: _(
-            "drawn: rate %(rate)s %%, the campaign's, because the author's checked items are "
-            "not yet clearly above or below the %(bar)s %% error bar"
+            "drawn: rate %(rate)s %% because the author's checked items do not show yet "
+            "that their errors are below the %(bar)s %% bar"
         ),
         Why.SUSPECT: _(
             "drawn: rate %(rate)s %% because the author's errors so far are above the "
