@@ -47,8 +47,9 @@ class CampaignForm(forms.Form):
         required=False,
         label_suffix="",
         help_text=_(
-            "Each annotator starts at the review rate; it rises for those whose measured "
-            "errors are above the bar and falls to the lowest rate for those reliably below it."
+            "Each annotator starts at the review rate; once 10 of their items are checked, it "
+            "falls to the lowest rate if their errors are reliably below the bar, and rises to "
+            "the highest rate until they are."
         ),
     )
     review_floor = forms.DecimalField(
@@ -63,7 +64,7 @@ class CampaignForm(forms.Form):
         required=False,
         max_digits=3,
         decimal_places=2,
-        help_text=_("The rate of annotators whose errors are above the bar (0.40)."),
+        help_text=_("The rate of annotators not (yet) shown below the bar (0.40)."),
     )
     review_error_bar = forms.DecimalField(
         label=_("Acceptable error rate"),
