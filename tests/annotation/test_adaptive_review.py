@@ -20,6 +20,8 @@ from corpus.services.articles import article_store
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 
+pytestmark = pytest.mark.both_backends
+
 TEXT = (
     "Paragraphe {i} : Marseille accueille Bordeaux, Grenoble puis Toulouse chaque année, "
     "selon les archives."

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from annotation.models import Answer, Campaign, GoldAnswer, GoldQuestion, Lease, Question
@@ -26,18 +27,29 @@ from exports.options import check_options
 from tests.annotation.conftest import good_questions
 from tests.factories import UserFactory
 
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.fixture
 def people(db):
     made = {name: UserFactory(username=name, roles=[Role.ANNOTATOR]) for name in "abcdef"}
-    made["rev"] = UserFactory(username="rev", roles=[Role.REVIEWER])
-    made["boss"] = UserFactory(username="boss", roles=[Role.ADMIN])
+    made["rev"] = UserFactory(username="rev", roles=[Role.REVIEWER], language="en")
+    made["boss"] = UserFactory(username="boss", roles=[Role.ADMIN], language="en")
     return made
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages are asserted in English (the services read the active language; the API the
+    person's: `language` above)."""
+    with translation.override("en"):
+        yield
 
 
 def api_for(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
+    client.credentials(HTTP_ACCEPT_LANGUAGE="en")
     return client
 
 

@@ -3,6 +3,7 @@ work through the API, the fixed one reviews exactly a quarter, the adaptive one'
 reviews everything, and the report prints its figures."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def load_bench():
     spec = importlib.util.spec_from_file_location("quality_sim", ROOT / "bench" / "quality_sim.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("quality_sim", module)  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
