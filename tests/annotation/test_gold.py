@@ -237,7 +237,7 @@ def test_gold_comes_unannounced_is_scored_and_never_enters_the_dataset(people, p
     assert human_performance_report(split="dev") == before
 
 
-def test_gold_answers_stay_out_of_the_release_files(people, paragraphs, tmp_path):
+def test_gold_answers_stay_out_of_the_release_and_leaderboard_files(people, paragraphs, tmp_path):
     questions = written_and_answered(people, paragraphs)
     gold_mark(question=questions[0], admin=people["boss"])
     newcomer = people["d"]
@@ -260,6 +260,9 @@ def test_gold_answers_stay_out_of_the_release_files(people, paragraphs, tmp_path
                     if qa["id"] == str(questions[0].uuid):
                         texts.append([answer["text"] for answer in qa["answers"]])
     assert texts and all(found == ["Loire", "Loire", "Loire"] for found in texts)
+    # The internal gold file the leaderboard and release scoring read: the same three answers.
+    scored_against = json.loads((tmp_path / "gold-dev.json").read_text())
+    assert scored_against[str(questions[0].uuid)] == ["Loire", "Loire", "Loire"]
 
 
 def test_a_person_never_gets_the_same_gold_question_twice(people, paragraphs):
