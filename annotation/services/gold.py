@@ -113,10 +113,13 @@ def _draw(campaign: Campaign, user_id: int, position: int) -> bool:
 
 
 def is_gold_lease(lease: Lease) -> bool:
-    """Whether an answer lease is on a gold question (the work loop's one question)."""
+    """Whether an answer lease is a gold item: on a gold question, claimed after it was marked
+    (an ordinary answer lease held when the question became gold stays an ordinary answer)."""
     return (
         lease.kind == Lease.Kind.ANSWER
-        and GoldQuestion.objects.filter(question_id=lease.question_id).exists()
+        and GoldQuestion.objects.filter(
+            question_id=lease.question_id, marked_at__lte=lease.created_at
+        ).exists()
     )
 
 

@@ -206,7 +206,9 @@ def _item(lease: Lease):
 def _gold(lease: Lease) -> bool:
     return (
         lease.kind == Lease.Kind.ANSWER
-        and GoldQuestion.objects.filter(question_id=lease.question_id).exists()
+        and GoldQuestion.objects.filter(
+            question_id=lease.question_id, marked_at__lte=lease.created_at
+        ).exists()
     )
 
 

@@ -308,3 +308,19 @@ def test_a_writing_campaign_mixes_gold_into_its_stream(people, paragraphs):
     assert (scored.campaign_id, scored.exact, round(scored.f1, 4)) == (mixed.pk, 0.0, 66.6667)
     nxt = lease_claim_next(campaign=mixed, annotator=writer).lease
     assert (nxt.kind, nxt.question_id) == (Lease.Kind.WRITE, None)
+
+
+def test_an_answer_lease_held_when_its_question_becomes_gold_stays_ordinary(people, paragraphs):
+    questions = written_and_answered(people, paragraphs)
+    extra = campaign_create(
+        name="Third", kind="additional_answers", splits=["dev"], extra_answers=3
+    )
+    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease
+    assert held.question_id == questions[0].pk
+    gold_mark(question=questions[0], admin=people["boss"])
+    answer_submit(lease=held, data=span(questions[0]) | {"seconds_spent": 4})
+    assert questions[0].answers.filter(author=people["d"], kind=Answer.Kind.ADDITIONAL).exists()
+    assert not GoldAnswer.objects.exists()
+    # No more ordinary answers for it: nobody else is offered it.
+    nxt = answer_claim_next(campaign=extra, annotator=people["e"]).lease
+    assert nxt.question_id != questions[0].pk
