@@ -176,10 +176,10 @@ def test_the_review_page_says_why_the_question_was_drawn(setup):
     browser = Client()
     browser.force_login(reviewer)
     for language, expected in (
-        ("en", "drawn: rate 40 % because the author’s errors are clearly above the 15 % bar"),
+        ("en", "Drawn: rate 40 % because the author’s errors are clearly above the 15 % bar"),
         (
             "fr",
-            "tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
+            "Tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
         ),
     ):
         with translation.override(language):

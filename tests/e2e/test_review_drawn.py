@@ -24,8 +24,8 @@ TEXT = (
     "selon les archives."
 )
 DRAWN = {
-    "fr": "tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
-    "en": "drawn: rate 40 % because the author's errors are clearly above the 15 % bar",
+    "fr": "Tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
+    "en": "Drawn: rate 40 % because the author's errors are clearly above the 15 % bar",
 }
 
 
