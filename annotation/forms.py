@@ -42,6 +42,46 @@ class CampaignForm(forms.Form):
         decimal_places=2,
         help_text=_("Share of the warm-up questions audited (1: all of them)."),
     )
+    review_adaptive = forms.BooleanField(
+        label=_("Adapt each annotator's review rate"),
+        required=False,
+        label_suffix="",
+        help_text=_(
+            "Each annotator starts at the review rate; once 10 of their items are checked, it "
+            "falls to the lowest rate if their errors are reliably below the bar, and rises to "
+            "the highest rate until they are."
+        ),
+    )
+    review_floor = forms.DecimalField(
+        label=_("Lowest review rate"),
+        required=False,
+        max_digits=3,
+        decimal_places=2,
+        help_text=_("An adapted rate never goes below it (0.05)."),
+    )
+    review_ceiling = forms.DecimalField(
+        label=_("Highest review rate"),
+        required=False,
+        max_digits=3,
+        decimal_places=2,
+        help_text=_("The rate of annotators not (yet) shown below the bar (0.40)."),
+    )
+    review_error_bar = forms.DecimalField(
+        label=_("Acceptable error rate"),
+        required=False,
+        max_digits=3,
+        decimal_places=2,
+        help_text=_("The bar: share of rejected or corrected work the campaign accepts (0.15)."),
+    )
+    gold_share = forms.DecimalField(
+        label=_("Share of gold questions"),
+        required=False,
+        max_digits=3,
+        decimal_places=2,
+        help_text=_(
+            "Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."
+        ),
+    )
     extra_answers = forms.IntegerField(label=_("Extra answers per dev/test question"))
     unanswerable_per_paragraph = forms.IntegerField(
         label=_("Unanswerable questions per paragraph"),
@@ -100,6 +140,10 @@ class CampaignForm(forms.Form):
             "language",
             "review_warmup",
             "review_warmup_rate",
+            "review_floor",
+            "review_ceiling",
+            "review_error_bar",
+            "gold_share",
             "seconds_per_question",
             "unanswerable_per_paragraph",
         )

@@ -291,7 +291,9 @@ def leases_expire(*, campaign, now: datetime) -> None:
                 RETURNING kind, paragraph_id, question_id),
             freed AS (
                 SELECT kind, paragraph_id, question_id, COUNT(*) AS n FROM expired
-                WHERE kind <> 'review' GROUP BY kind, paragraph_id, question_id)
+                WHERE kind <> 'review' AND NOT EXISTS (SELECT 1 FROM annotation_goldquestion g
+                                                       WHERE g.question_id = expired.question_id)
+                GROUP BY kind, paragraph_id, question_id)
             UPDATE annotation_workitem w SET places = w.places + f.n FROM freed f
             WHERE w.campaign_id = %(campaign)s AND w.kind = f.kind
               AND ((f.kind = 'write' AND w.paragraph_id = f.paragraph_id)
@@ -316,7 +318,9 @@ def leases_expire(*, campaign, now: datetime) -> None:
             elif kind == "answer":
                 cursor.execute(
                     "UPDATE annotation_workitem SET places = places + 1 WHERE campaign_id = %s "
-                    "AND kind = 'answer' AND question_id = %s",
+                    "AND kind = 'answer' AND question_id = %s AND NOT EXISTS (SELECT 1 FROM "
+                    "annotation_goldquestion g "
+                    "WHERE g.question_id = annotation_workitem.question_id)",
                     [campaign.pk, question_id],
                 )
 

@@ -297,3 +297,63 @@ def _check_identity(*, key: str, seed: int) -> None:
         raise ValueError(f"key must be the annotator's non-empty stable id, not {key!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, not {seed!r}")
+
+
+# The running target: a rate that may change from one question to the next
+# --------------------------------------------------------------------------
+# The chain above only needs, at each step, the fractional part f of the target p·n and the
+# step's rate p. With a rate p_i per question, the target becomes T(n) = p_1 + … + p_n (the
+# counter's `expected`), and the same step keeps
+#
+#     floor(T(n)) <= S(n) <= ceil(T(n))    for every n,                                  (I')
+#
+# with the same proof (each step only uses f = T(n) − floor(T(n)) and p_{n+1} <= 1), and
+# P(question n is sampled) = p_n for every n. With a constant rate T(n) = p·n and the
+# decisions are exactly `should_sample`'s; a change of rate neither restarts the counts nor
+# the draws.
+
+
+def should_sample_running(
+    *, seen: int, sampled: int, expected: Rate, rate: Rate, key: str, seed: int
+) -> bool:
+    """Return whether question seen+1 is sampled at `rate`, after `sampled` of `seen` with
+    the rates of those `seen` questions adding up to `expected` (module section above).
+
+    Raise ValueError when a rate is outside [0, 1] or `sampled` is outside the band of
+    `expected` (the counters were not produced by this sampler).
+    """
+    _check_identity(key=key, seed=seed)
+    _check_counts(seen=seen, sampled=sampled)
+    p = as_fraction(rate)
+    target = Fraction(expected)
+    if target < 0 or not math.floor(target) <= sampled <= math.ceil(target):
+        raise ValueError(
+            f"sampled={sampled} is outside the allowed band [{math.floor(target)}, "
+            f"{math.ceil(target)}] of expected={expected}: these counters were not produced "
+            "by this sampler"
+        )
+    after = target + p
+    if sampled + 1 > math.ceil(after):
+        return False
+    if sampled < math.floor(after):
+        return True
+    low = math.floor(target)
+    behind = target - low
+    chance = p / (1 - behind) if sampled == low else (behind + p - 1) / behind
+    if chance in (0, 1):
+        return chance == 1
+    return _draw(chance, key=key, seed=seed, position=seen + 1)
+
+
+def sample_running(rates, *, key: str, seed: int) -> list[bool]:
+    """Return the decisions for an annotator's questions decided at these rates, in order."""
+    decisions: list[bool] = []
+    sampled, expected = 0, Fraction(0)
+    for seen, rate in enumerate(rates):
+        picked = should_sample_running(
+            seen=seen, sampled=sampled, expected=expected, rate=rate, key=key, seed=seed
+        )
+        decisions.append(picked)
+        sampled += picked
+        expected += as_fraction(rate)
+    return decisions

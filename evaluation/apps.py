@@ -32,6 +32,11 @@ class EvaluationConfig(AppConfig):
 
         extension_register(POINT, release_scoring_extension())
         extension_register(QUALITY_MEASURES, QualityMeasures(figure=quality.name))
+
+        from annotation.gold_scoring import POINT as GOLD_POINT
+        from evaluation.gold import gold_scorer
+
+        extension_register(GOLD_POINT, gold_scorer())
         release_built.connect(on_release_built, dispatch_uid="evaluation-release-scoring")
 
         # Evaluation's parts of lower apps' pages (core/fragments.py).

@@ -2,12 +2,16 @@
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import viewsets
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from annotation.api.serializers.questions import QuestionDetailSerializer, QuestionSerializer
 from annotation.models import Question
 from annotation.selectors.questions import questions_filter, questions_visible_to
-from core.schema import ID_SCHEMA
+from annotation.services.gold import gold_mark, gold_unmark
+from core.permissions import IsPlatformAdmin
+from core.schema import ID_SCHEMA, error_responses
 from corpus.models import Split
 
 # As `questions_filter` reads them ("" filters nothing).
@@ -48,4 +52,29 @@ class QuestionViewSet(viewsets.ReadOnlyModelViewSet):
             author=params.get("author"),
             status=params.get("status"),
             split=params.get("split"),
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, **error_responses(409)},
+        description=(
+            "Admins: POST makes the question gold (a reviewed train or dev question whose "
+            "additional answers agree with the original; a test question is refused with "
+            "409), DELETE takes it out of the gold pool (its scored answers stay)."
+        ),
+    )
+    @action(detail=True, methods=["post", "delete"], permission_classes=[IsPlatformAdmin])
+    def gold(self, request, uuid=None):
+        question = self.get_object()
+        if request.method == "DELETE":
+            gold_unmark(question=question, admin=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        gold = gold_mark(question=question, admin=request.user)
+        return Response(
+            {
+                "question": str(question.uuid),
+                "answers": gold.answers,
+                "language": gold.language,
+                "active": gold.active,
+            }
         )

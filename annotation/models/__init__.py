@@ -4,6 +4,7 @@ importable from `annotation.models` as before (migrations name `annotation.model
 
 from annotation.models.campaigns import Campaign, ModelKind, ModelMode, QuestionType, random_seed
 from annotation.models.differences import DifferenceLabel, DifferenceLabelling
+from annotation.models.gold import GoldAnswer, GoldQuestion
 from annotation.models.leases import Lease, WorkItem
 from annotation.models.model_loop import ModelAttempt, ModelRound
 from annotation.models.questions import (
@@ -20,6 +21,8 @@ __all__ = [
     "Campaign",
     "DifferenceLabel",
     "DifferenceLabelling",
+    "GoldAnswer",
+    "GoldQuestion",
     "Lease",
     "ModelAttempt",
     "ModelKind",

@@ -68,6 +68,23 @@ class Campaign(CreatedBy, models.Model):
     review_warmup_rate = models.DecimalField(
         _("warm-up review rate"), max_digits=3, decimal_places=2, default="1.00"
     )
+    # Quality control (issue 28, docs/quality-control.md). An adaptive rate starts each
+    # annotator at `review_rate` and moves it with their measured error (reviews and gold):
+    # up to `review_ceiling` above `review_error_bar`, down to `review_floor` when reliably
+    # below it. `gold_share` is the share of an annotator's items that are gold questions.
+    review_adaptive = models.BooleanField(_("adapt each annotator's review rate"), default=False)
+    review_floor = models.DecimalField(
+        _("lowest review rate"), max_digits=3, decimal_places=2, default="0.05"
+    )
+    review_ceiling = models.DecimalField(
+        _("highest review rate"), max_digits=3, decimal_places=2, default="0.40"
+    )
+    review_error_bar = models.DecimalField(
+        _("acceptable error rate"), max_digits=3, decimal_places=2, default="0.15"
+    )
+    gold_share = models.DecimalField(
+        _("share of gold questions"), max_digits=3, decimal_places=2, default="0.00"
+    )
     review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
     extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
     # Mixed campaigns (kind `questions`): how many unanswerable questions each paragraph also
@@ -130,6 +147,18 @@ class Campaign(CreatedBy, models.Model):
             models.CheckConstraint(
                 condition=models.Q(review_warmup_rate__gte=0, review_warmup_rate__lte=1),
                 name="annotation_campaign_warmup_rate_0_1",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    review_floor__gte=0,
+                    review_floor__lte=models.F("review_ceiling"),
+                    review_ceiling__lte=1,
+                    review_error_bar__gte=0,
+                    review_error_bar__lte=1,
+                    gold_share__gte=0,
+                    gold_share__lte="0.50",
+                ),
+                name="annotation_campaign_quality_settings",
             ),
             models.CheckConstraint(
                 condition=models.Q(lease_minutes__gte=5, lease_minutes__lte=1440),

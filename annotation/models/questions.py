@@ -42,6 +42,12 @@ class Question(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
     sampled_for_review = models.BooleanField(_("sampled for review"), default=False)
+    # The author's review rate when this question was decided, and why it was that
+    # (`annotation.review_rate`): the review page tells the reviewer why it was drawn.
+    review_rate = models.DecimalField(
+        _("review rate when written"), max_digits=3, decimal_places=2, null=True, blank=True
+    )
+    review_why = models.CharField(_("why this rate"), max_length=16, blank=True)
     # Model in the loop: the attempt whose model answer counts (the last one asked with the
     # question's final text), how many attempts the annotator made, and the model's EM/F1
     # against the question's current answer: set at submission, computed again when a

@@ -90,9 +90,13 @@ class Review(models.Model):
 class ReviewCounter(models.Model):
     """How many of an annotator's questions of a campaign were decided, and how many sampled.
 
-    `annotation.sampling` decides each new question from these two counters. When an admin
-    changes the campaign's review settings, counting starts again in a new epoch (the draws use
-    the epoch in their key, so the new sequence is fresh and still replayable).
+    `annotation.sampling.should_sample_running` decides each new question from these counters
+    and `expected`, the sum of the rates each decided question had: the rate may change (an
+    admin's new setting, the adaptive rate of issue 28) without restarting the counts, and the
+    sampled count stays within one of `expected` at every moment. `rate` and `why` are the
+    rate the last question was decided at and its reason (`annotation.review_rate`).
+    `epoch` and `decided_before` are kept from the counters' first scheme, where a change of
+    settings started a new epoch; the epoch no longer changes.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
@@ -108,6 +112,8 @@ class ReviewCounter(models.Model):
     # Questions decided in earlier epochs: the warm-up covers an annotator's first questions
     # of the campaign, not the first ones after each change of settings.
     decided_before = models.PositiveIntegerField(default=0)
+    expected = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    why = models.CharField(max_length=16, blank=True)
 
     class Meta:
         constraints = [

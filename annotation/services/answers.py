@@ -11,12 +11,14 @@ question.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Campaign, Lease
+from annotation.services.gold import gold_answer_submit, is_gold_lease
 from annotation.services.items import item_answered
 from annotation.services.work import (
     Claim,
@@ -78,8 +80,20 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
     if question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
     clean = check_answer(lease.paragraph.text, data)
-    reopen_expired(lease)
+    gold = is_gold_lease(lease)
+    if not gold:
+        reopen_expired(lease)
+    elif lease.status == Lease.Status.EXPIRED:
+        expires = timezone.now() + timedelta(minutes=lease.campaign.lease_minutes)
+        Lease.objects.filter(pk=lease.pk).update(
+            status=Lease.Status.ACTIVE, finished_at=None, expires_at=expires
+        )
     now = timezone.now()
+    if gold:  # scored and kept apart: never an answer of the dataset (annotation.services.gold)
+        answer = gold_answer_submit(lease=lease, clean=clean, now=now)
+        for each in (given, lease):
+            each.status, each.finished_at = Lease.Status.SUBMITTED, now
+        return answer
     try:
         with transaction.atomic():
             Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)

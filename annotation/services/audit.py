@@ -1,20 +1,43 @@
 """Which questions go to review, and the versions a question goes through.
 
-`review_sample` applies `annotation.sampling` (pure) to an annotator's counter row: the row is
-locked for the transaction, so two submissions of one annotator are decided one after the
-other and the sampled share keeps its band at every moment.
+`review_sample` applies `annotation.sampling.should_sample_running` (pure) to an annotator's
+counter row: the row is locked for the transaction, so two submissions of one annotator are
+decided one after the other and the sampled count stays within one of `expected` (the sum of
+the rates the questions were decided at) at every moment.
+
+The rate of each question: the warm-up rate for the annotator's first `review_warmup`
+questions of the campaign; then the campaign's rate, or, when the campaign adapts it
+(`review_adaptive`), the rate `annotation.review_rate` gives from the annotator's evidence
+(their reviewed questions and gold answers in the campaign). A new rate, an admin's or the
+evidence's, changes only the questions still to come: the counts and the draws go on (issue
+28; they used to restart in a new epoch whenever the settings changed).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Max
 
 from annotation.models import Answer, Campaign, Question, QuestionRevision, ReviewCounter
-from annotation.sampling import should_sample
+from annotation.review_rate import RateDecision, Why, adapted_rate
+from annotation.sampling import should_sample_running
+from annotation.selectors.review_rates import annotator_evidence
 from core.rows import built, columns, param, prepared_cursor
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One question's decision: sampled or not, at which rate, and why that rate."""
+
+    picked: bool
+    rate: Decimal
+    why: str
+
+    def __bool__(self) -> bool:
+        return self.picked
 
 
 def _settings(campaign: Campaign) -> dict:
@@ -39,8 +62,8 @@ def _counter_row_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
         cursor.execute(
             f"""
             INSERT INTO annotation_reviewcounter (campaign_id, annotator_id, epoch, rate, warmup,
-                warmup_rate, seen, sampled, decided_before)
-            VALUES (%s, %s, 0, %s, %s, %s, 0, 0, 0)
+                warmup_rate, seen, sampled, decided_before, expected, why)
+            VALUES (%s, %s, 0, %s, %s, %s, 0, 0, 0, 0, '')
             ON CONFLICT (campaign_id, annotator_id)
             DO UPDATE SET seen = annotation_reviewcounter.seen
             RETURNING {columns(ReviewCounter)}
@@ -54,43 +77,57 @@ def _counter_row_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
         return built(ReviewCounter, cursor.fetchone())
 
 
-def _counter_locked(campaign: Campaign, annotator_id: int) -> ReviewCounter:
-    counter = _counter_row_locked(campaign, annotator_id)
-    current = _settings(campaign)
-    if any(getattr(counter, name) != value for name, value in current.items()):
-        # New review settings: count again from here, with fresh draws.
-        for name, value in current.items():
-            setattr(counter, name, value)
-        counter.epoch += 1
-        counter.decided_before += counter.seen
-        counter.seen = counter.sampled = 0
-    return counter
+def rate_decision(campaign: Campaign, annotator_id: int) -> RateDecision | None:
+    """The adaptive rate of the annotator's next question (None: the campaign's is fixed)."""
+    if not campaign.review_adaptive:
+        return None
+    return adapted_rate(
+        annotator_evidence(campaign_id=campaign.pk, annotator_id=annotator_id),
+        base=campaign.review_rate,
+        floor=campaign.review_floor,
+        ceiling=campaign.review_ceiling,
+        bar=campaign.review_error_bar,
+    )
 
 
 def review_sample(
     *, campaign: Campaign, annotator_id: int, count: int, along: list | None = None
-) -> list[bool]:
+) -> list[Drawn]:
     """Decide, in order, whether each of the annotator's next `count` questions is audited.
 
     Must run inside the transaction that stores the questions. With `along` (a list), the
     counter's update is added to it, as (SQL, parameters), instead of sent: the caller runs it
     in that transaction (`questions_store`'s `along`).
     """
-    counter = _counter_locked(campaign, annotator_id)
+    counter = _counter_row_locked(campaign, annotator_id)
+    settings = _settings(campaign)
+    counter.warmup, counter.warmup_rate = settings["warmup"], settings["warmup_rate"]
+    adaptive = rate_decision(campaign, annotator_id)
+    rate, why = (settings["rate"], Why.FIXED) if adaptive is None else (adaptive.rate, adaptive.why)
+    expected = Decimal(counter.expected)
     decisions = []
     for _ in range(count):
-        picked = should_sample(
+        decided = counter.decided_before + counter.seen
+        if decided < counter.warmup:
+            this_rate, this_why = counter.warmup_rate, Why.WARMUP
+        else:
+            if decided == counter.warmup and counter.warmup:
+                # Past the warm-up the band counts from its end (`annotation.sampling`).
+                expected = Decimal(counter.sampled)
+            this_rate, this_why = rate, why
+        picked = should_sample_running(
             seen=counter.seen,
             sampled=counter.sampled,
-            rate=counter.rate,
+            expected=expected,
+            rate=this_rate,
             key=f"user:{annotator_id}:epoch:{counter.epoch}",
             seed=campaign.review_seed,
-            warmup=max(0, counter.warmup - counter.decided_before),
-            warmup_rate=counter.warmup_rate,
         )
-        decisions.append(picked)
+        decisions.append(Drawn(picked=picked, rate=this_rate, why=this_why))
         counter.seen += 1
         counter.sampled += picked
+        expected += this_rate
+    counter.expected, counter.rate, counter.why = expected, rate, why
     update = (
         _COUNTER_UPDATE,
         [*(param(ReviewCounter, name, getattr(counter, name)) for name in _KEPT), counter.pk],
@@ -103,7 +140,7 @@ def review_sample(
     return decisions
 
 
-_KEPT = ("epoch", "rate", "warmup", "warmup_rate", "seen", "sampled", "decided_before")
+_KEPT = ("rate", "warmup", "warmup_rate", "seen", "sampled", "expected", "why")
 _COUNTER_UPDATE = (
     "UPDATE annotation_reviewcounter SET "
     + ", ".join(f"{name} = %s" for name in _KEPT)

@@ -25,6 +25,11 @@ FIELDS = (
     "review_rate",
     "review_warmup",
     "review_warmup_rate",
+    "review_adaptive",
+    "review_floor",
+    "review_ceiling",
+    "review_error_bar",
+    "gold_share",
     "extra_answers",
     "unanswerable_per_paragraph",
     "lease_minutes",
@@ -66,9 +71,23 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["unanswerable_per_paragraph"] = [
             _("Only a questions campaign asks for unanswerable questions beside the others.")
         ]
-    for name in ("review_rate", "review_warmup_rate"):
+    for name in ("review_rate", "review_warmup_rate", "review_floor", "review_ceiling"):
         if not _is_share(data[name]):
             errors[name] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
+    if not _is_share(data["review_error_bar"]):
+        errors["review_error_bar"] = [
+            _("A share from 0 to 1 with at most two decimals, like 0.15.")
+        ]
+    if not _is_share(data["gold_share"]) or Decimal(str(data["gold_share"])) > Decimal("0.5"):
+        errors["gold_share"] = [_("A share from 0 to 0.5 with at most two decimals, like 0.05.")]
+    if not isinstance(data["review_adaptive"], bool):
+        errors["review_adaptive"] = [_("true or false.")]
+    if (
+        "review_floor" not in errors
+        and "review_ceiling" not in errors
+        and Decimal(str(data["review_floor"])) > Decimal(str(data["review_ceiling"]))
+    ):
+        errors["review_ceiling"] = [_("At least the lowest review rate.")]
     warmup = data["review_warmup"]
     if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= 1000:
         errors["review_warmup"] = [_("A whole number of questions from 0 to 1,000.")]
@@ -153,6 +172,11 @@ def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
         "review_rate": Decimal("0.25"),
         "review_warmup": 0,
         "review_warmup_rate": Decimal("1.00"),
+        "review_adaptive": False,
+        "review_floor": Decimal("0.05"),
+        "review_ceiling": Decimal("0.40"),
+        "review_error_bar": Decimal("0.15"),
+        "gold_share": Decimal("0.00"),
         "extra_answers": 2,
         "unanswerable_per_paragraph": 0,
         "lease_minutes": 30,

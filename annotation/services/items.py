@@ -11,7 +11,7 @@ The places of an item follow from the leases and the corpus, and these functions
 - an additional-answers campaign's answer item has as many places as answers its question still
   needs: the campaign's extra answers, less the additional answers the question has (given in
   any campaign, or imported) and the campaign's own answer leases still active; 0 for a
-  rejected question or one outside the campaign's splits and language.
+  rejected question, a gold one (issue 28), or one outside the campaign's splits and language.
 
 Only active campaigns get items (a closed campaign gives no work; opening it makes them).
 `items_sync` computes a campaign's items from that rule when the campaign is saved, and for
@@ -25,7 +25,7 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import F
 
-from annotation.models import Campaign, Lease, WorkItem
+from annotation.models import Campaign, GoldQuestion, Lease, WorkItem
 from annotation.selectors.campaigns import item_campaigns, unanswerable_campaigns
 
 
@@ -62,6 +62,7 @@ def _places(campaign: Campaign, splits: str) -> str:
             ) THEN 1 ELSE 0 END"""
     return f"""
         CASE WHEN a.split IN {splits} AND a.language = %(language)s AND q.status <> 'rejected'
+            AND NOT EXISTS (SELECT 1 FROM annotation_goldquestion g WHERE g.question_id = q.id)
         THEN {_greatest()}(0, %(extra)s
             - (SELECT COUNT(*) FROM annotation_answer s
                WHERE s.question_id = q.id AND s.kind = 'additional')
@@ -202,9 +203,18 @@ def _item(lease: Lease):
     return items.filter(question_id=lease.question_id)
 
 
+def _gold(lease: Lease) -> bool:
+    return (
+        lease.kind == Lease.Kind.ANSWER
+        and GoldQuestion.objects.filter(
+            question_id=lease.question_id, marked_at__lte=lease.created_at
+        ).exists()
+    )
+
+
 def item_give_back(lease: Lease) -> None:
     """The lease ended without the work (given back, expired): its place is free again."""
-    if lease.kind != Lease.Kind.REVIEW:
+    if lease.kind != Lease.Kind.REVIEW and not _gold(lease):
         _item(lease).update(places=F("places") + 1)
 
 
@@ -214,8 +224,8 @@ def item_take_back(lease: Lease) -> bool:
     Review leases have no items: a review lease comes back unless another review of the
     question is live (the caller checks).
     """
-    if lease.kind == Lease.Kind.REVIEW:
-        return True
+    if lease.kind == Lease.Kind.REVIEW or _gold(lease):
+        return True  # a gold lease holds no place (annotation.services.gold)
     return bool(_item(lease).filter(places__gt=0).update(places=F("places") - 1))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from functools import cache
 
 from django.db import connection
@@ -47,6 +48,9 @@ class NewQuestion:
     seconds_spent: int = 0
     lease: Lease | None = None
     sampled_for_review: bool = False
+    # The author's review rate when it was decided, and why (`annotation.services.audit`).
+    review_rate: Decimal | None = None
+    review_why: str = ""
     source_id: str = ""  # its id in the dataset it was imported from
     # Unanswerable: its one answer is the plausible span (kind `plausible`), never original.
     is_impossible: bool = False
@@ -85,6 +89,8 @@ def questions_store(
             question_type=classify(new.text),
             seconds_spent=new.seconds_spent,
             sampled_for_review=new.sampled_for_review,
+            review_rate=new.review_rate,
+            review_why=new.review_why,
             source_id=new.source_id,
             is_impossible=new.is_impossible,
             created_at=now,

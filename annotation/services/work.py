@@ -20,6 +20,7 @@ from annotation.locks import claim, lease_lock, leases_expire
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.selectors.questions import paragraph_existing_questions
 from annotation.services.audit import review_sample
+from annotation.services.gold import gold_claim
 from annotation.services.items import item_give_back, item_take, item_take_back
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.validation import Asked, check_questions, question_marks, same_text
@@ -89,7 +90,15 @@ def claim_next(*, campaign: Campaign, user, kind: str) -> Claim | None:
         try:
             with transaction.atomic():
                 leases_expire(campaign=campaign, now=now)
-                found = claim(
+                found = None
+                if kind != Lease.Kind.REVIEW:  # a gold question, unannounced (issue 28)
+                    found = gold_claim(
+                        campaign=campaign,
+                        user=user,
+                        expires=now + timedelta(minutes=campaign.lease_minutes),
+                        may_take_new=may_take_new,
+                    )
+                found = found or claim(
                     kind,
                     campaign=campaign,
                     user=user,
@@ -296,7 +305,9 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
                 position=position,
                 text=item.text,
                 seconds_spent=item.seconds_spent,
-                sampled_for_review=picked,
+                sampled_for_review=picked.picked,
+                review_rate=picked.rate,
+                review_why=picked.why,
                 is_impossible=item.is_impossible,
                 answers=[
                     NewAnswer(

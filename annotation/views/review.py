@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotation.models import Campaign, Lease, RejectReason, Review
 from annotation.selectors.quality import review_model, review_queue
 from annotation.selectors.questions import reviewed_answer
+from annotation.selectors.review_rates import drawn_text
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
 from annotation.views.work import own_lease, script_context, span_messages
@@ -97,6 +98,7 @@ def _page(request, lease: Lease, errors=None, posted=None, status=200):
         "article": lease.paragraph.article,
         "reasons": _reasons(question),
         **script_context(lease.paragraph),
+        "drawn": drawn_text(question, lease.campaign),
         "model": model,
         "model_span": model["span"] if model else None,
         "errors": errors or {},

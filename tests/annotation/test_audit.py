@@ -1,4 +1,5 @@
-"""Review sampling of submitted questions: a band per annotator, the warm-up, epochs, version 1."""
+"""Review sampling of submitted questions: a band per annotator, the warm-up, a change of rate
+that keeps the counts, version 1."""
 
 import math
 from decimal import Decimal
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annotation.models import Campaign, Lease, Question, QuestionRevision, ReviewCounter
-from annotation.sampling import sample_sequence
+from annotation.sampling import sample_running, sample_sequence
 from annotation.services.audit import review_sample
 from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.work import lease_claim_next, questions_submit
@@ -167,7 +168,8 @@ def test_review_sample_alone_keeps_the_band_over_many_small_calls(campaign, anno
     decisions = []
     with transaction.atomic():
         for count in [1, 2, 3, 1, 5, 4, 1, 1, 2, 7, 3]:
-            decisions += review_sample(campaign=campaign, annotator_id=annotator.pk, count=count)
+            drawn = review_sample(campaign=campaign, annotator_id=annotator.pk, count=count)
+            decisions += [each.picked for each in drawn]
             low, high = band(len(decisions))
             assert low <= sum(decisions) <= high
     assert decisions == sample_sequence(
@@ -213,9 +215,18 @@ def test_warmup_samples_the_first_questions_then_the_band_counts_from_the_next(
     )
 
 
-def test_changing_the_review_rate_starts_a_new_epoch(campaign, annotators):
+def rates_of(campaign, annotator):
+    return list(
+        Question.objects.filter(campaign=campaign, author=annotator)
+        .order_by("pk")
+        .values_list("review_rate", flat=True)
+    )
+
+
+def test_changing_the_review_rate_keeps_the_counts_and_the_draws(campaign, annotators):
     make_paragraphs(6)
     annotator, late = annotators[0], annotators[1]
+    key = f"user:{annotator.pk}:epoch:0"
     submit(campaign, annotator, 3)
     submit(campaign, annotator, 5)
     assert counter_state(campaign, annotator) == (0, QUARTER, 8, 2)
@@ -225,33 +236,37 @@ def test_changing_the_review_rate_starts_a_new_epoch(campaign, annotators):
     assert counter_state(campaign, annotator) == (0, QUARTER, 8, 2)
     submit(campaign, annotator, 4)
     half = Decimal("0.50")
-    new = flags(campaign, annotator)[8:]
-    assert new == sample_sequence(
-        4, rate=half, key=f"user:{annotator.pk}:epoch:1", seed=campaign.review_seed
-    )
-    assert counter_state(campaign, annotator) == (1, half, 4, 2)
+    rates = [QUARTER] * 8 + [half] * 4
+    assert flags(campaign, annotator) == sample_running(rates, key=key, seed=campaign.review_seed)
+    # The counts go on (no new epoch): 8 questions at 1/4 and 4 at 1/2 expect exactly 4.
+    assert counter_state(campaign, annotator) == (0, half, 12, 4)
+    counter = ReviewCounter.objects.get(campaign=campaign, annotator=annotator)
+    assert (counter.expected, counter.decided_before, counter.why) == (Decimal("4.00"), 0, "fixed")
     assert sum(flags(campaign, annotator)[:8]) == 2  # the decided questions keep their flag
 
-    submit(campaign, annotator, 3)  # same settings: the epoch goes on
-    epoch = sample_sequence(
-        7, rate=half, key=f"user:{annotator.pk}:epoch:1", seed=campaign.review_seed
-    )
-    assert flags(campaign, annotator)[8:] == epoch
-    assert counter_state(campaign, annotator) == (1, half, 7, sum(epoch))
+    submit(campaign, annotator, 3)
+    rates += [half] * 3
+    replay = sample_running(rates, key=key, seed=campaign.review_seed)
+    assert flags(campaign, annotator) == replay
+    assert counter_state(campaign, annotator) == (0, half, 15, sum(replay))
+    assert sum(replay) in (5, 6)  # 5.5 expected
 
-    # An annotator whose first question comes after the change starts at epoch 0.
+    # An annotator whose first question comes after the change starts at the new rate.
     submit(campaign, late, 4)
     assert counter_state(campaign, late) == (0, half, 4, 2)
 
     campaign = campaign_update(campaign=campaign, review_rate=QUARTER)
     submit(campaign, annotator, 4)
-    assert counter_state(campaign, annotator) == (2, QUARTER, 4, 1)
-    assert flags(campaign, annotator)[15:] == sample_sequence(
-        4, rate=QUARTER, key=f"user:{annotator.pk}:epoch:2", seed=campaign.review_seed
-    )
+    rates += [QUARTER] * 4
+    replay = sample_running(rates, key=key, seed=campaign.review_seed)
+    assert flags(campaign, annotator) == replay
+    assert counter_state(campaign, annotator) == (0, QUARTER, 19, sum(replay))
+    assert sum(replay) in (6, 7)  # 6.5 expected
+    # Each question keeps the rate it was decided at.
+    assert rates_of(campaign, annotator) == rates
 
 
-def test_changing_the_warmup_starts_a_new_epoch_without_warming_up_again(campaign, annotators):
+def test_changing_the_warmup_neither_restarts_the_counts_nor_warms_up_again(campaign, annotators):
     make_paragraphs(2)
     annotator = annotators[0]
     submit(campaign, annotator, 4)
@@ -259,10 +274,10 @@ def test_changing_the_warmup_starts_a_new_epoch_without_warming_up_again(campaig
     campaign.save()
     submit(campaign, annotator, 4)
     counter = ReviewCounter.objects.get(campaign=campaign, annotator=annotator)
-    assert (counter.epoch, counter.warmup, counter.seen, counter.decided_before) == (1, 3, 4, 4)
+    assert (counter.epoch, counter.warmup, counter.seen, counter.decided_before) == (0, 3, 8, 0)
     # The warm-up covers an annotator's first 3 questions of the campaign: these 4 already came.
-    assert flags(campaign, annotator)[4:] == sample_sequence(
-        4, rate=QUARTER, key=f"user:{annotator.pk}:epoch:1", seed=campaign.review_seed
+    assert flags(campaign, annotator) == sample_sequence(
+        8, rate=QUARTER, key=f"user:{annotator.pk}:epoch:0", seed=campaign.review_seed
     )
 
 
@@ -275,8 +290,18 @@ def test_a_longer_warmup_covers_only_the_questions_still_in_it(campaign, annotat
     submit(campaign, annotator, 4)
     # Questions 5 and 6 are in the warm-up (rate 1), questions 7 and 8 at the review rate.
     assert flags(campaign, annotator)[4:6] == [True, True]
-    assert flags(campaign, annotator)[4:] == sample_sequence(
-        4, rate=QUARTER, key=f"user:{annotator.pk}:epoch:1", seed=campaign.review_seed, warmup=2
+    rates = [QUARTER] * 4 + [Decimal(1)] * 2 + [QUARTER] * 2
+    assert flags(campaign, annotator) == sample_running(
+        rates, key=f"user:{annotator.pk}:epoch:0", seed=campaign.review_seed
+    )
+    assert rates_of(campaign, annotator) == rates
+    assert (
+        list(
+            Question.objects.filter(author=annotator)
+            .order_by("pk")
+            .values_list("review_why", flat=True)
+        )
+        == ["fixed"] * 4 + ["warmup"] * 2 + ["fixed"] * 2
     )
 
 

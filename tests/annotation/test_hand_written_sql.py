@@ -175,7 +175,8 @@ def test_the_review_counter_is_made_locked_and_written_with_its_decimals(paragra
         name="Audit", splits=["dev"], review_rate=Decimal("0.25"), review_warmup=2
     )
     with transaction.atomic():
-        decisions = review_sample(campaign=campaign, annotator_id=annotators[0].pk, count=3)
+        drawn = review_sample(campaign=campaign, annotator_id=annotators[0].pk, count=3)
+        decisions = [each.picked for each in drawn]
         assert decisions[:2] == [True, True]
     counter = ReviewCounter.objects.get(campaign=campaign, annotator=annotators[0])
     assert (counter.rate, counter.warmup, counter.warmup_rate) == (
@@ -190,13 +191,16 @@ def test_the_review_counter_is_made_locked_and_written_with_its_decimals(paragra
     with transaction.atomic():
         review_sample(campaign=campaign, annotator_id=annotators[0].pk, count=1)
     counter = ReviewCounter.objects.get(pk=counter.pk)
+    # A new rate goes on from the counts (issue 28): 1 + 1 + 0.25 + 0.5 expected.
     assert (counter.rate, counter.epoch, counter.seen, counter.decided_before) == (
         Decimal("0.50"),
-        1,
-        1,
-        3,
+        0,
+        4,
+        0,
     )
+    assert counter.expected == Decimal("2.75")
     assert type(counter.rate) is Decimal
+    assert type(counter.expected) is Decimal
 
 
 def test_items_are_made_with_whole_places_for_each_kind_of_campaign(

@@ -13,8 +13,10 @@ from annotation.sampling import (
     allowed_band,
     as_fraction,
     pick_chance,
+    sample_running,
     sample_sequence,
     should_sample,
+    should_sample_running,
 )
 
 QUARTER = Fraction(1, 4)
@@ -246,3 +248,36 @@ def test_after_the_warm_up_the_band_counts_from_the_next_question(
     for made in decisions.values():
         assert_band_at_every_prefix(made[:warmup], warmup_rate)
         assert_band_at_every_prefix(made[warmup:], rate)
+
+
+# The running target (issue 28): a rate that changes without restarting the counts.
+
+
+def test_running_sampler_at_a_constant_rate_is_the_fixed_sampler():
+
+    for rate in (Fraction(1, 4), Fraction(2, 5), Fraction(1, 3)):
+        assert sample_running([rate] * 40, key="user:7", seed=11) == sample_sequence(
+            40, rate=rate, key="user:7", seed=11
+        )
+
+
+def test_running_sampler_keeps_within_one_of_the_sum_of_rates_through_changes():
+
+    rates = [Fraction(1, 4)] * 9 + [Fraction(1, 2)] * 7 + [Fraction(1, 20)] * 30 + [1] * 3
+    for key in ("user:1", "user:2", "user:3", "user:4"):
+        decisions = sample_running(rates, key=key, seed=5)
+        expected = Fraction(0)
+        for n, rate in enumerate(rates, start=1):
+            expected += rate
+            assert math.floor(expected) <= sum(decisions[:n]) <= math.ceil(expected)
+        # 9/4 + 7/2 = 5.75 after 16; + 30/20 = 7.25 after 46; the last 3 are forced in.
+        assert sum(decisions[:16]) in (5, 6)
+        assert decisions[-3:] == [True, True, True]
+
+
+def test_running_sampler_refuses_counters_outside_the_band():
+
+    with pytest.raises(ValueError, match=r"outside the allowed band \[2, 3\] of expected=2.5"):
+        should_sample_running(
+            seen=10, sampled=4, expected=Decimal("2.5"), rate=Fraction(1, 4), key="k", seed=1
+        )

@@ -1,0 +1,191 @@
+"""The adaptive review rate (issue 28): each annotator's rate moves with their measured error,
+the counts go on through every change, and reviewers see why a question was drawn."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from annotation.models import GoldAnswer, GoldQuestion, Question, ReviewCounter
+from annotation.review_rate import Why
+from annotation.sampling import sample_running
+from annotation.selectors.review_rates import annotator_quality_figures, annotator_rate
+from annotation.services.campaigns import campaign_create
+from annotation.services.reviews import review_claim_next, review_submit
+from annotation.services.work import lease_claim_next, questions_submit
+from core.roles import Role
+from corpus.readers import SourceArticle
+from corpus.services.articles import article_store
+from tests.annotation.conftest import good_questions
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.both_backends
+
+TEXT = (
+    "Paragraphe {i} : Marseille accueille Bordeaux, Grenoble puis Toulouse chaque année, "
+    "selon les archives."
+)
+HALF, CEILING, FLOOR = Decimal("0.50"), Decimal("0.40"), Decimal("0.05")
+
+
+@pytest.fixture
+def setup(db):
+    article_store(
+        language="fr",
+        source=SourceArticle(title="Adapt", source_title="Adapt"),
+        paragraphs=[TEXT.format(i=i) for i in range(12)],
+        wave="1.0",
+        split="dev",
+        kind="file",
+    )
+    campaign = campaign_create(
+        name="Adaptive",
+        splits=["dev"],
+        review_rate=HALF,
+        review_adaptive=True,
+        review_floor=FLOOR,
+        review_ceiling=CEILING,
+        review_error_bar=Decimal("0.15"),
+    )
+    annotator = UserFactory(username="writer", roles=[Role.ANNOTATOR])
+    reviewer = UserFactory(username="checker", roles=[Role.REVIEWER])
+    return campaign, annotator, reviewer
+
+
+def write(campaign, annotator, count=5):
+    lease = lease_claim_next(campaign=campaign, annotator=annotator).lease
+    return questions_submit(lease=lease, questions=good_questions(lease.paragraph, count))
+
+
+def review_all(campaign, reviewer, verdict):
+    done = 0
+    while claim := review_claim_next(campaign=campaign, reviewer=reviewer):
+        data = {"verdict": verdict}
+        if verdict == "reject":
+            data["reason"] = "wrong_answer"
+        review_submit(lease=claim.lease, data=data)
+        done += 1
+    return done
+
+
+def rates(campaign, annotator):
+    return list(
+        Question.objects.filter(campaign=campaign, author=annotator)
+        .order_by("pk")
+        .values_list("review_rate", "review_why")
+    )
+
+
+def test_errors_above_the_bar_raise_the_rate_once_ten_items_say_so(setup):
+    campaign, annotator, reviewer = setup
+    for _ in range(4):
+        write(campaign, annotator)
+        # A handful moves nothing: until 10 checked items, the campaign's rate.
+        assert rates(campaign, annotator)[-1] == (HALF, Why.START)
+        review_all(campaign, reviewer, "reject")
+    # 20 questions at 1/2: exactly 10 sampled, all rejected: 10 errors in 10 items.
+    assert Question.objects.filter(author=annotator, status="rejected").count() == 10
+    with translation.override("en"):
+        figures = annotator_rate(campaign, annotator.pk)
+    assert (figures.rate, figures.why, figures.items, figures.errors, figures.flagged) == (
+        CEILING,
+        Why.ABOVE,
+        10,
+        10,
+        True,
+    )
+    assert (figures.low, figures.high) == (85.9, 100.0)
+    assert figures.why_text == (
+        "rate 40 % because 10 errors in 10 checked items are clearly above the 15 % bar"
+    )
+    write(campaign, annotator)
+    assert rates(campaign, annotator)[-5:] == [(CEILING, Why.ABOVE)] * 5
+    # The counts went on: 25 questions, their rates adding up to 20 × 1/2 + 5 × 0.4 = 12.
+    counter = ReviewCounter.objects.get(campaign=campaign, annotator=annotator)
+    assert (counter.epoch, counter.seen, counter.expected, counter.rate, counter.why) == (
+        0,
+        25,
+        Decimal("12.00"),
+        CEILING,
+        Why.ABOVE,
+    )
+    assert counter.sampled == 12
+    flags = list(
+        Question.objects.filter(author=annotator)
+        .order_by("pk")
+        .values_list("sampled_for_review", flat=True)
+    )
+    assert flags == sample_running(
+        [HALF] * 20 + [CEILING] * 5,
+        key=f"user:{annotator.pk}:epoch:0",
+        seed=campaign.review_seed,
+    )
+
+
+def test_reliably_good_work_falls_to_the_floor(setup):
+    campaign, annotator, reviewer = setup
+    for _ in range(3):
+        write(campaign, annotator)
+        review_all(campaign, reviewer, "approve")
+    # 15 questions at 1/2: 7 or 8 approved, fewer than 10 items: nothing moves yet.
+    figures = annotator_rate(campaign, annotator.pk)
+    assert (figures.rate, figures.why, figures.errors) == (HALF, Why.START, 0)
+    write(campaign, annotator)
+    review_all(campaign, reviewer, "approve")
+    # 20 questions at 1/2: exactly 10 approved. 0 in 10: Wilson high 14.1 % < 15 %: the floor.
+    figures = annotator_rate(campaign, annotator.pk)
+    assert (figures.rate, figures.why, figures.items, figures.high) == (FLOOR, Why.GOOD, 10, 14.1)
+    write(campaign, annotator)
+    assert rates(campaign, annotator)[-5:] == [(FLOOR, Why.GOOD)] * 5
+
+
+def test_gold_answers_count_as_evidence_and_give_a_score_with_its_interval(setup):
+    campaign, annotator, reviewer = setup
+    write(campaign, annotator)
+    question = Question.objects.first()
+    gold = GoldQuestion.objects.create(
+        question=question, answers=["Marseille"], language="fr", marked_by=reviewer
+    )
+    # Gold answers of the annotator in this campaign (stored as the gold service does).
+    other = UserFactory(username="other", roles=[Role.ANNOTATOR])
+    for user, f1 in ((annotator, 100.0), (other, 0.0)):
+        GoldAnswer.objects.create(
+            gold=gold, annotator=user, campaign=campaign, text="x", exact=f1, f1=f1
+        )
+    figures = annotator_quality_figures(campaign, [annotator.pk, other.pk])
+    assert figures[annotator.pk].gold.answered == 1
+    assert (figures[annotator.pk].gold.mean_f1, figures[annotator.pk].gold.right) == (100.0, 100.0)
+    # 1 right in 1: Wilson 80 % interval of the share right = [37.8 %, 100 %].
+    assert (figures[annotator.pk].gold.low, figures[annotator.pk].gold.high) == (37.8, 100.0)
+    assert (figures[other.pk].gold.right, figures[other.pk].items, figures[other.pk].errors) == (
+        0.0,
+        1,
+        1,
+    )
+
+
+def test_the_review_page_says_why_the_question_was_drawn(setup):
+    campaign, annotator, reviewer = setup
+    for _ in range(4):
+        write(campaign, annotator)
+        review_all(campaign, reviewer, "reject")
+    write(campaign, annotator)
+    claim = review_claim_next(campaign=campaign, reviewer=reviewer)
+    assert claim.lease.question.review_why == Why.ABOVE
+    browser = Client()
+    browser.force_login(reviewer)
+    for language, expected in (
+        ("en", "Drawn: rate 40 % because the author’s errors are clearly above the 15 % bar"),
+        (
+            "fr",
+            "Tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
+        ),
+    ):
+        with translation.override(language):
+            page = browser.get(
+                f"/review/leases/{claim.lease.pk}/", HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        assert expected.replace(" ", "\u00a0").replace("\u00a0", " ") in page.replace(
+            "\u00a0", " "
+        ).replace("\u202f", " ").replace("&#x27;", "’").replace("'", "’"), language
