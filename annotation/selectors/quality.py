@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from annotation.models import Campaign, Lease, ModelAttempt, ModelKind, Question, Review
 from annotation.selectors.candidates import waiting_reviews
 from annotation.selectors.reports import median_seconds
+from annotation.selectors.review_rates import annotator_quality_figures
 from core.charts import sparkline
 from core.extensions import extension
 from core.pagination import KeysetPage, keyset_page
@@ -170,21 +171,47 @@ def quality_rows(
     counts = _status_counts(questions)
     medians = median_seconds(questions) if counts else {}
     found = (measures or {}).get("annotators", {})
+    rates = (
+        annotator_quality_figures(campaign, [user.pk for user in users if user.pk in counts])
+        if campaign is not None and counts
+        else {}
+    )
     return [
         _quality_row(user, counts[user.pk], model_counts.get(user.pk, {}), medians[user.pk])
         | _measured(found.get(str(user.pk)))
-        | _filled_elsewhere(user)
+        | _review_and_gold(rates.get(user.pk))
         for user in users
         if user.pk in counts  # an author who wrote nothing since the page was read has no row
     ]
 
 
-def _filled_elsewhere(user) -> dict:
-    """The columns the adaptive review and the gold questions fill (issue 28, items 1 and 2):
-    `review_rate` ({"rate": percent, "why": text}) and `gold` ({"score": percent, "low",
-    "high": its interval, "answers": count}); None here, shown as "—" by
-    annotation/quality_review_rate.html and annotation/quality_gold.html."""
-    return {"review_rate": None, "gold": None}
+def _review_and_gold(figures) -> dict:
+    """The columns of the adaptive review and the gold questions (issue 28, items 1 and 2):
+    `review_rate` ({"rate": percent, "why": text, "flagged"}) and `gold` ({"score": the share
+    of gold answers right, "low", "high": its Wilson interval, "f1": mean F1, "answers":
+    count}). Both are a campaign's: None
+    (shown as "—") for all campaigns at once, and `gold` None for whoever answered none."""
+    if figures is None:
+        return {"review_rate": None, "gold": None}
+    gold = figures.gold
+    return {
+        "review_rate": {
+            "rate": float(figures.rate) * 100,
+            "why": figures.why_text,
+            "flagged": figures.flagged,
+        },
+        "gold": (
+            {
+                "score": gold.right,
+                "low": gold.low,
+                "high": gold.high,
+                "f1": gold.mean_f1,
+                "answers": gold.answered,
+            }
+            if gold.answered
+            else None
+        ),
+    }
 
 
 # The history chart's two lines, in percent: agreement (F1) and the share rejected.

@@ -51,6 +51,11 @@ def gold_score(*, campaign_id: int, annotator_id: int) -> GoldScore:
     row = GoldAnswer.objects.filter(campaign_id=campaign_id, annotator_id=annotator_id).aggregate(
         n=Count("id"), mean=Avg("f1"), right=Count("id", filter=Q(f1__gte=GOLD_ERROR_F1))
     )
+    return _gold_score(row)
+
+
+def _gold_score(row: dict) -> GoldScore:
+    """A GoldScore from an aggregate of gold answers: n, mean (F1) and right (count)."""
     if not row["n"]:
         return GoldScore(0, None, None, None, None)
     wrong_low, wrong_high = wilson(row["n"] - row["right"], row["n"])
@@ -152,7 +157,52 @@ class AnnotatorRate:
 def annotator_rate(campaign: Campaign, annotator_id: int) -> AnnotatorRate:
     """The rate the annotator's next question would be decided at, and why, with the
     evidence's Wilson interval (in %) and their gold score."""
-    evidence = annotator_evidence(campaign_id=campaign.pk, annotator_id=annotator_id)
+    return annotator_quality_figures(campaign, [annotator_id])[annotator_id]
+
+
+def annotator_quality_figures(campaign: Campaign, annotator_ids) -> dict[int, AnnotatorRate]:
+    """`annotator_rate` for each of these annotators (a page of the quality table), in three
+    queries whatever their number: reviews, gold answers and review counters per annotator."""
+    ids = list(annotator_ids)
+    reviews = {
+        row["author_id"]: row
+        for row in Question.objects.filter(
+            campaign=campaign, author_id__in=ids, status__in=REVIEWED
+        )
+        .order_by()
+        .values("author_id")
+        .annotate(n=Count("id"), wrong=Count("id", filter=Q(status__in=WRONG)))
+    }
+    golds = {
+        row["annotator_id"]: row
+        for row in GoldAnswer.objects.filter(campaign=campaign, annotator_id__in=ids)
+        .order_by()
+        .values("annotator_id")
+        .annotate(
+            n=Count("id"),
+            mean=Avg("f1"),
+            wrong=Count("id", filter=Q(f1__lt=GOLD_ERROR_F1)),
+            right=Count("id", filter=Q(f1__gte=GOLD_ERROR_F1)),
+        )
+    }
+    counters = {
+        counter.annotator_id: counter
+        for counter in ReviewCounter.objects.filter(campaign=campaign, annotator_id__in=ids)
+    }
+    return {
+        pk: _figures(campaign, pk, reviews.get(pk), golds.get(pk), counters.get(pk)) for pk in ids
+    }
+
+
+def _figures(campaign: Campaign, annotator_id: int, reviews, gold, counter) -> AnnotatorRate:
+    reviews = reviews or {"n": 0, "wrong": 0}
+    gold = gold or {"n": 0, "wrong": 0, "mean": None, "right": 0}
+    evidence = Evidence(
+        reviewed=reviews["n"],
+        review_errors=reviews["wrong"],
+        gold=gold["n"],
+        gold_errors=gold["wrong"],
+    )
     decision = adapted_rate(
         evidence,
         base=campaign.review_rate,
@@ -165,7 +215,6 @@ def annotator_rate(campaign: Campaign, annotator_id: int) -> AnnotatorRate:
         if campaign.review_adaptive
         else (Decimal(campaign.review_rate), Why.FIXED)
     )
-    counter = ReviewCounter.objects.filter(campaign=campaign, annotator_id=annotator_id).first()
     if counter is not None and counter.decided_before + counter.seen < campaign.review_warmup:
         rate, why = Decimal(campaign.review_warmup_rate), Why.WARMUP
     return AnnotatorRate(
@@ -184,10 +233,5 @@ def annotator_rate(campaign: Campaign, annotator_id: int) -> AnnotatorRate:
         errors=evidence.errors,
         low=round(100 * decision.low, 1),
         high=round(100 * decision.high, 1),
-        gold=gold_score(campaign_id=campaign.pk, annotator_id=annotator_id),
+        gold=_gold_score(gold),
     )
-
-
-def annotator_quality_figures(campaign: Campaign, annotator_ids) -> dict[int, AnnotatorRate]:
-    """`annotator_rate` for each of these annotators (a page of the quality table)."""
-    return {pk: annotator_rate(campaign, pk) for pk in annotator_ids}

@@ -189,3 +189,43 @@ def test_the_review_page_says_why_the_question_was_drawn(setup):
         assert expected.replace(" ", "\u00a0").replace("\u00a0", " ") in page.replace(
             "\u00a0", " "
         ).replace("\u202f", " ").replace("&#x27;", "’").replace("'", "’"), language
+
+
+def test_the_quality_table_shows_each_annotators_rate_why_and_gold_score(setup):
+    campaign, annotator, reviewer = setup
+    admin = UserFactory(username="boss", roles=[Role.ADMIN])
+    for _ in range(4):
+        write(campaign, annotator)
+        review_all(campaign, reviewer, "reject")
+    # Two gold answers: one right (F1 80), one wrong (F1 20, under the 50 of a right answer).
+    source = Question.objects.filter(author=annotator).order_by("pk")[:2]
+    for question, f1 in zip(source, (80.0, 20.0), strict=True):
+        gold = GoldQuestion.objects.create(
+            question=question, answers=["Marseille"], language="fr", marked_by=admin
+        )
+        GoldAnswer.objects.create(
+            gold=gold, annotator=annotator, campaign=campaign, text="x", exact=0.0, f1=f1
+        )
+    client = Client()
+    client.force_login(admin)
+
+    page = client.get(f"/manage/quality/?campaign={campaign.pk}", HTTP_ACCEPT_LANGUAGE="en")
+    every = client.get("/manage/quality/", HTTP_ACCEPT_LANGUAGE="en")
+
+    html = page.content.decode()
+    rate = html.split('data-column="review-rate">', 1)[1].split("</td>", 1)[0]
+    gold = html.split('data-column="gold">', 1)[1].split("</td>", 1)[0]
+    # 10 rejected of 10 reviewed and 1 wrong gold answer of 2: 11 errors in 12 items.
+    assert " ".join(rate.split()) == (
+        '40&nbsp;%<br><span class="hint">rate 40 % because 11 errors in 12 checked items are '
+        "clearly above the 15 % bar</span>"
+    )
+    assert " ".join(gold.split()) == (
+        '50.0&nbsp;% <span class="hint">[16.4–83.6]</span><br>'
+        '<span class="hint">F1 50.0 over 2 answers</span>'
+    )
+    # Wilson 80 % for 1 right of 2: 0.5 ± 1.2816·√(0.125 + 0.1027)/1.8212 = [16.4, 83.6].
+    # All campaigns at once: a rate is a campaign's, so the cells say "—".
+    every_html = every.content.decode()
+    assert every_html.split('data-column="review-rate">', 1)[1].split("</td>", 1)[0].strip() == "—"
+    assert every_html.split('data-column="gold">', 1)[1].split("</td>", 1)[0].strip() == "—"
