@@ -2,8 +2,9 @@
 
 For each question with exactly three answers (the author's, now in its latest reviewed
 version, and two additional answers), each answer in turn is the prediction and the two others
-the ground truth; EM and F1 use the French normalization (`evaluation.metrics.FQUAD_FR`), best
-over the ground truths; the three runs are averaged, then the questions. The figures are given
+the ground truth; EM and F1 use the normalization of the language's metric mode (FQuAD's French
+one for French: `evaluation.normalization`, from the registry of languages), best over the
+ground truths; the three runs are averaged, then the questions. The figures are given
 per split and per annotator (an annotator's figure is the mean over the answers they gave).
 
 The questions are those that count in releases (`dataset_questions`: never a rejected one,
@@ -28,11 +29,13 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 
+from django.conf import settings
 from django.db.models import Exists, Max, OuterRef
 
 from annotation.models import Answer, Review
 from annotation.selectors.questions import dataset_questions
 from core.figures import Figure, bounded_count
+from core.languages import LANGUAGES, find
 from corpus.selectors import hand_moved_articles
 from evaluation.metrics import (
     FQUAD_FR,
@@ -41,20 +44,23 @@ from evaluation.metrics import (
     leave_one_out,
     leave_one_out_v2,
 )
+from evaluation.normalization import normalization_for
 
 # d'Hoffschmidt et al. 2020, FQuAD (Findings of EMNLP 2020), human performance, FQuAD 1.1.
 PAPER = {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}}
 CHUNK = 5000  # answers read per round trip
 
 
-def _answers(split: str | None):
+def _answers(split: str | None, language: str | None = None):
     """The answers of the questions that count in a v2.0 dataset (unanswerable ones too) and
     have an additional answer (a misaligned imported answer and the plausible spans of
     unanswerable questions are left out), a question's together, as tuples (question id,
     split, text, no answer, author, unanswerable): one query, read in chunks, so that 800,000
     questions are scored in the memory of their figures only."""
     additional = Answer.objects.filter(question=OuterRef("pk"), kind=Answer.Kind.ADDITIONAL)
-    questions = dataset_questions(split=split, unanswerable=True).filter(Exists(additional))
+    questions = dataset_questions(split=split, unanswerable=True, language=language).filter(
+        Exists(additional)
+    )
     return (
         Answer.objects.filter(misaligned=False, question__in=questions.values("pk"))
         .exclude(kind=Answer.Kind.PLAUSIBLE)
@@ -74,7 +80,8 @@ def _answers(split: str | None):
 class _V2Sums:
     """The running sums of SQuAD 2.0's human performance of one split."""
 
-    def __init__(self):
+    def __init__(self, norm=FQUAD_FR):
+        self.norm = norm
         self.sums = {group: [0.0, 0.0, 0] for group in ("HasAns", "NoAns")}
         self.skipped = 0
 
@@ -82,7 +89,7 @@ class _V2Sums:
         if len(judgments) != HUMAN_ANSWERS:
             self.skipped += 1
             return
-        scores = leave_one_out_v2(judgments, FQUAD_FR)
+        scores = leave_one_out_v2(judgments, self.norm)
         sums = self.sums["NoAns" if impossible else "HasAns"]
         sums[0] += sum(exact for exact, _f1 in scores) / len(scores)
         sums[1] += sum(f1 for _exact, f1 in scores) / len(scores)
@@ -107,14 +114,17 @@ def _v2_group(prefix: str, exact: float, f1: float, total: int) -> dict:
     }
 
 
-def human_performance_report(*, split: str | None = None) -> dict:
+def human_performance_report(*, split: str | None = None, language: str | None = None) -> dict:
     """Return {"splits": {split: figures}, "v2": {split: figures}, "annotators": [...],
-    "paper": PAPER, "normalization": …}."""
+    "paper": PAPER, "normalization": …, "language": …}: the questions of one language (the
+    platform's WIKIPEDIA_LANGUAGE unless given), scored with its normalization."""
+    language = language or settings.WIKIPEDIA_LANGUAGE
+    norm = normalization_for(language)
     per_split: dict[str, list[list[str]]] = defaultdict(list)
     unanswerable: dict[str, int] = defaultdict(int)
     per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    v2: dict[str, _V2Sums] = defaultdict(_V2Sums)
-    for _question, group in groupby(_answers(split), key=lambda row: row[0]):
+    v2: dict[str, _V2Sums] = defaultdict(lambda: _V2Sums(norm))
+    for _question, group in groupby(_answers(split, language), key=lambda row: row[0]):
         answers = list(group)
         name, impossible = answers[0][1], answers[0][5]
         # v2.0: the author's judgment of an unanswerable question is "no answer" (no row)
@@ -128,23 +138,25 @@ def human_performance_report(*, split: str | None = None) -> dict:
         texts = [text for _q, _s, text, _n, _who, _i in answers]
         per_split[name].append(texts)
         if len(answers) == HUMAN_ANSWERS:
-            scores = leave_one_out(texts, FQUAD_FR)
+            scores = leave_one_out(texts, norm)
             for (_q, _s, _text, _n, username, _i), score in zip(answers, scores, strict=True):
                 per_user[username].append(score)
     splits = {
-        name: human_performance(sets, FQUAD_FR) | {"unanswerable": unanswerable[name]}
+        name: human_performance(sets, norm) | {"unanswerable": unanswerable[name]}
         for name, sets in sorted(per_split.items())
     }
     for name, count in unanswerable.items():
-        splits.setdefault(name, human_performance([], FQUAD_FR) | {"unanswerable": count})
+        splits.setdefault(name, human_performance([], norm) | {"unanswerable": count})
     return {
         "splits": splits,
         "v2": {name: sums.figures() for name, sums in sorted(v2.items())},
         "annotators": [
             _annotator_row(username, scores) for username, scores in sorted(per_user.items())
         ],
-        "paper": PAPER,
-        "normalization": {"name": FQUAD_FR.name, "version": FQUAD_FR.version},
+        # FQuAD's figures compare with French questions only.
+        "paper": PAPER if find(language) is LANGUAGES["fr"] else {},
+        "normalization": {"name": norm.name, "version": norm.version},
+        "language": language,
     }
 
 
@@ -165,12 +177,14 @@ HUMAN_FIGURE = "evaluation.human_performance"
 SMALL_ANSWERS = 10_000  # scored in about 0.1 s (8.5 µs an answer, and its read)
 
 
-def human_params(split: str | None = None) -> dict:
-    return {"split": split} if split else {}
+def human_params(split: str | None = None, language: str | None = None) -> dict:
+    """The figure's parameters: none for every split in the platform's language."""
+    params = {"split": split} if split else {}
+    return params | ({"language": language} if language else {})
 
 
-def _human_value(*, split: str | None = None) -> dict:
-    return human_performance_report(split=split)
+def _human_value(*, split: str | None = None, language: str | None = None) -> dict:
+    return human_performance_report(split=split, language=language)
 
 
 def _human_fingerprint(**params) -> str:

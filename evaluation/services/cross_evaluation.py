@@ -21,8 +21,8 @@ from core.i18n import Text
 from core.inputs import object_by_id
 from core.services.jobs import job_enqueue, job_run
 from evaluation.gpu_extra import gpu_extra_problem
-from evaluation.metrics import language_normalization
 from evaluation.models import BaselineRun, CrossEvaluation
+from evaluation.normalization import normalization_for
 from evaluation.release_data import training_file_examples
 from evaluation.run_predict import run_predict
 from evaluation.services.baselines.execute import release_gold_examples, score_split
@@ -155,7 +155,7 @@ def _target_questions(evaluation: CrossEvaluation):
             raise RuntimeError(f"the file {evaluation.target_label} no longer exists")
         examples = training_file_examples(found)
         gold = {e["id"]: list(e["answers"]["text"]) for e in examples}
-        norm = language_normalization(found.language)
+        norm = normalization_for(found.language)
     examples = [e for e in examples if e["answers"]["text"]]
     answered = {e["id"] for e in examples}
     return examples, {k: v for k, v in gold.items() if k in answered and v}, norm

@@ -270,6 +270,7 @@ EXPECTED = {
     ],
     "paper": {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}},
     "normalization": {"name": "fquad-fr", "version": "1"},
+    "language": "fr",
     # SQuAD 2.0's way (three judgments, "" for "no answer", the others' non-empty answers the
     # gold, else [""]):
     #   Q1, Q2 as above (no empty judgment): EM 2/3 each; F1 2.8/3 and 2.5/3

@@ -13,12 +13,12 @@ from core.inputs import object_by_id, parse_id
 from evaluation.metrics import (
     WORD,
     Normalization,
-    language_normalization,
     no_answer_classification,
     score,
     score_v2,
 )
 from evaluation.models import Submission
+from evaluation.normalization import normalization_for
 from evaluation.services.leaderboard.checks import (
     _check_answers,
     _check_ids,
@@ -85,7 +85,7 @@ def check_split(split) -> str:
 def release_split_normalization(*, question_ids) -> Normalization:
     """Return the normalization of the language of these questions' articles.
 
-    French is FQuAD's, English the official SQuAD script's, anything else `word`; a regional
+    The mode the language's registry entry names (evaluation.normalization); a regional
     code counts as its language (fr-ca is French). A release holds one language in practice;
     should it hold several, the language with the most of these questions decides.
     """
@@ -95,7 +95,7 @@ def release_split_normalization(*, question_ids) -> Normalization:
     if not languages:
         return WORD
     language = max(sorted(languages), key=languages.__getitem__)
-    return language_normalization(language)
+    return normalization_for(language)
 
 
 def submission_create(

@@ -37,7 +37,8 @@ from annotation.services.work import check_kind, check_open
 from annotation.validation import MODEL_KEY, question_text_problems, span_problems
 from core.errors import ServiceError
 from core.ratelimit import RateLimited, rate_take
-from evaluation.metrics import exact_match, f1, language_normalization
+from evaluation.metrics import exact_match, f1
+from evaluation.normalization import normalization_for
 from evaluation.services.model_loop.ask import ModelUnavailable, ask
 from evaluation.services.model_loop.campaign_model import round_spec
 
@@ -46,7 +47,7 @@ logger = logging.getLogger(__name__)
 
 def answer_scores(model_answer: str, answer: str, language: str) -> tuple[float, float]:
     """Return (EM, F1) in percent of the model's answer against the annotator's."""
-    norm = language_normalization(language)
+    norm = normalization_for(language)
     return (
         round(100 * exact_match(model_answer, answer, norm), 2),
         round(100 * f1(model_answer, answer, norm), 2),
