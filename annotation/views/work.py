@@ -5,6 +5,8 @@ Saving drafts and submitting go through the JSON API (`/api/v1/leases/…`) from
 script, so the page and scripts share one door.
 """
 
+import json
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -26,6 +28,7 @@ from annotation.services.work import lease_claim_next, lease_get, lease_release
 from annotation.validation import MAX_QUESTION_CHARS
 from core.errors import ServiceError
 from core.inputs import form_int
+from core.languages import find
 from core.permissions import role_required
 from core.roles import Role
 
@@ -99,10 +102,18 @@ def _page_messages(campaign: Campaign) -> dict:
     }
 
 
+def _question_marks(campaign: Campaign) -> tuple[str, ...]:
+    """What a question of the campaign's language ends with (core.languages); () when its
+    questions need none (Thai)."""
+    entry = find(campaign.language)
+    return entry.question_marks if entry is not None else ("?",)
+
+
 def _question_messages(campaign: Campaign) -> dict:
     """What the page says about the questions being written, their answers and their count."""
     return {
-        "noQuestionMark": _("A question ends with “?”."),
+        "noQuestionMark": _("A question ends with “%(mark)s”.")
+        % {"mark": (_question_marks(campaign) or ("?",))[0]},
         "copied": _("This copies a long run of the paragraph: rephrase it."),
         "duplicate": _("You already asked this question on this paragraph."),
         "longAnswer": _("Over 20 words: is this the smallest answer?"),
@@ -281,6 +292,7 @@ def lease_page(request, pk: int):
         "sent_counter": _sent_counter(sent_questions, campaign, mode) if sent else "",
         "sent_pieces": _sent_pieces(lease.paragraph.text, sent_questions) if sent else [],
         "max_question_chars": MAX_QUESTION_CHARS,
+        "question_marks": json.dumps(list(_question_marks(campaign))),
         "mode": mode,
         "existing_questions": existing,
         "existing_texts": [question.text for question in existing],

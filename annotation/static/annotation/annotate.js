@@ -49,6 +49,9 @@
   const impossibleBox = $("question-impossible");  // mixed campaigns only
   const existing = JSON.parse(($("existing-questions-source") || {}).textContent || "[]");
   const pace = Number(root.dataset.paceSeconds) || 0;
+  // What a question ends with in the campaign's language (core.languages): "?", "؟" or "？";
+  // none in Thai, whose questions end with a particle (no hint then).
+  const questionMarks = JSON.parse(root.dataset.questionMarks || "[]");
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   // Opened from the page fetched ahead (`?ahead=…`): show the paragraph's own address, which
   // a reload or Back asks the server for (the ahead one is cached for the click only).
@@ -212,7 +215,9 @@
   function hintsFor(current, skipIndex) {
     const hints = [];
     const text = current.text.trim();
-    if (text && !text.endsWith("?")) hints.push(T.noQuestionMark);
+    if (text && questionMarks.length && !questionMarks.some((m) => text.endsWith(m))) {
+      hints.push(T.noQuestionMark);
+    }
     const words = tokens(text);
     if (words.length >= 4 && longestSharedRun(words) / words.length >= 0.6) hints.push(T.copied);
     if (text && state.questions.some((q, i) => i !== skipIndex && norm(q.text) === norm(text))) {
