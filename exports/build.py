@@ -26,6 +26,7 @@ from pathlib import Path
 from django.db.models import Count
 
 from annotation.selectors.questions import dataset_questions
+from core.languages import find
 from exports.dataset import articles_of, question_chunks
 from exports.datasheet.figures import SheetFigures, model_in_the_loop_figures
 from exports.datasheet.markdown import datasheet_markdown
@@ -305,7 +306,8 @@ def _build_release_files(
     report: Report,
     with_gold: bool,
 ) -> ReleaseFiles:
-    figures = SheetFigures()
+    entry = find(options.language)
+    figures = SheetFigures(characters=bool(entry and entry.splitting.words == "tokenizer"))
     built, gold = _data_files(
         options, name, directory, figures=figures, report=report, with_gold=with_gold
     )

@@ -374,7 +374,8 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += language_section(options)
     lines += question_types_section(figures, options)
     lines += answer_types_section(figures, options)
-    lines += ["## Answer lengths (words, original answers)", ""]
+    unit = "characters" if figures.characters else "words"
+    lines += [f"## Answer lengths ({unit}, original answers)", ""]
     lines += table(["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options))
     lines += _differences_section(figures)
     lines += process_section(figures, options, files)

@@ -29,11 +29,16 @@ from annotation.selectors.questions import dataset_questions
 from annotation.services.answer_types import answer_types_store_chunk
 from core.i18n import Text
 from core.languages import find
-from core.languages import language as language_entry
+from core.languages import languages as all_languages
 from core.services.jobs import job_enqueue, job_run
 from corpus.models import Article, Split
 from evaluation.models import DatasetAnalysis
-from evaluation.services.analysis.answer_types import AnswerType, answer_types, pipeline_name
+from evaluation.services.analysis.answer_types import (
+    AnswerType,
+    answer_types,
+    load_french,
+    pipeline_name,
+)
 
 WORD = re.compile(r"\w+")
 OVERLAP_BUCKETS = ((0, 20), (20, 40), (40, 60), (60, 80), (80, 101))
@@ -195,15 +200,19 @@ def _unanswerable(split: str) -> list[tuple[str, str]]:
 
 
 def _work(analysis: DatasetAnalysis, report) -> str:
-    # Answer types only for the languages whose registry entry names the pipeline (French's
-    # rules read French): another language's answers stay untyped, and the page says so.
-    model = language_entry("fr").answer_types.model
-    languages = pipeline_languages(model)
-    pipeline = pipeline_name() if languages else ""
-    typed = 0
-    if languages:
-        typed = answer_types_store(
+    # Answer types for the languages whose registry entry names a pipeline, each with its own
+    # (French's rules read French): another language's answers stay untyped, the page says so.
+    models = sorted({e.answer_types.model for e in all_languages() if e.answer_types})
+    pipeline, typed = "", 0
+    for model in models:
+        languages = pipeline_languages(model)
+        if not languages:
+            continue
+        nlp = load_french(model)
+        pipeline = pipeline_name(nlp)
+        typed += answer_types_store(
             pipeline=pipeline,
+            nlp=nlp,
             languages=languages,
             report=lambda done, total: report(int(80 * done / (total or 1)), "answer types"),
         )
