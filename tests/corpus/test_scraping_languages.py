@@ -98,3 +98,24 @@ def test_the_settings_bound_is_french_characters_scaled_for_each_language(db, se
     assert (chinese.min_chars, chinese.max_chars) == (324, 648)
     assert (french.min_chars, french.max_chars) == (1000, 2000)
     assert ScrapeRun.objects.count() == 2
+
+
+def test_the_scrape_page_offers_every_language_of_the_registry(db, admin_client):
+    page = admin_client.get("/manage/corpus/scrape-runs/", HTTP_ACCEPT_LANGUAGE="en")
+    html = page.content.decode()
+    assert '<option value="ko">Korean (ko) · 한국어</option>' in html
+    assert '<option value="fr" selected>French (fr) · français</option>' in html
+
+    response = admin_client.post(
+        "/manage/corpus/scrape-runs/",
+        {"category": "典范条目", "sample": 3, "seed": 1, "wave": "1.0", "language": "zh"},
+    )
+    run = ScrapeRun.objects.get()
+    assert response.status_code == 302
+    assert (run.language, run.category, run.min_chars) == ("zh", "典范条目", 162)
+    refused = admin_client.post(
+        "/manage/corpus/scrape-runs/",
+        {"category": "x", "sample": 3, "seed": 1, "wave": "1.0", "language": "pt"},
+    )
+    assert refused.status_code == 400
+    assert ScrapeRun.objects.count() == 1
