@@ -12,7 +12,7 @@ def test_next_paragraph_claims_and_opens_the_page(client, campaign, paragraphs, 
     page = client.get(response["Location"])
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'id="paragraph" class="paragraph-text" tabindex="0"' in html
+    assert 'id="paragraph" class="paragraph-text" lang="fr" dir="ltr" tabindex="0"' in html
     assert f'data-submit-url="/api/v1/leases/{lease.pk}/submit/"' in html
     assert '<script id="annotate-draft" type="application/json">{}</script>' in html
 
@@ -102,7 +102,9 @@ def test_a_sent_paragraphs_page_says_it_was_sent_and_offers_the_next(
     assert 'data-sent="true"' in html
     assert '<form id="question-form" class="form question-form" novalidate hidden>' in html
     assert 'id="submit-paragraph" class="button-primary" disabled hidden' in html
-    assert '<p class="question-text">Question &lt;b&gt;0&lt;/b&gt; ?</p>' in html
+    assert (
+        '<p class="question-text" lang="fr" dir="ltr">Question &lt;b&gt;0&lt;/b&gt; ?</p>' in html
+    )
     assert html.count('<li class="question-item">') == 3
     assert 'id="next-paragraph"' in html
     assert "no-store" in page["Cache-Control"]
