@@ -183,6 +183,13 @@ def human_params(split: str | None = None, language: str | None = None) -> dict:
     return params | ({"language": language} if language else {})
 
 
+def release_human_params(release) -> dict:
+    """The human figure's parameters for a release's board: its language's questions (none
+    for the platform's own language, the figure every page reads)."""
+    language = (release.options or {}).get("language") or settings.WIKIPEDIA_LANGUAGE
+    return human_params(None, None if language == settings.WIKIPEDIA_LANGUAGE else language)
+
+
 def _human_value(*, split: str | None = None, language: str | None = None) -> dict:
     return human_performance_report(split=split, language=language)
 

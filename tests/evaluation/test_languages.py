@@ -102,3 +102,23 @@ def test_scores_use_the_metric_mode_of_the_language_entry():
     assert answer_scores("la tour", "tour", "fr") == (100.0, 100.0)
     assert answer_scores("la tour", "tour", "th") == (0.0, 66.67)
     assert answer_scores("กรุงเทพ", "กรุงเทพมหานคร", "th") == (0.0, 70.0)
+
+
+def test_human_performance_is_per_language(two_languages):
+    from types import SimpleNamespace
+
+    from evaluation.selectors.human import human_performance_report, release_human_params
+
+    thai = human_performance_report(language="th")
+    assert (thai["language"], thai["normalization"], thai["paper"]) == (
+        "th",
+        {"name": "word", "version": "1"},
+        {},
+    )
+    french = human_performance_report()
+    assert french["language"] == "fr"
+    assert french["normalization"] == {"name": "fquad-fr", "version": "1"}
+    assert french["paper"]["dev"] == {"f1": 92.1, "exact_match": 78.3}
+    assert release_human_params(SimpleNamespace(options={"language": "th"})) == {"language": "th"}
+    assert release_human_params(SimpleNamespace(options={"language": "fr"})) == {}
+    assert release_human_params(SimpleNamespace(options={})) == {}
