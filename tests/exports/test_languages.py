@@ -120,3 +120,18 @@ def test_a_release_takes_its_campaigns_language_and_refuses_a_mix(db):
         check_options({"formats": ["squad"], "language": "pt"})
     assert list(unknown.value.errors) == ["language"]
     assert unknown.value.errors["language"][0].startswith("Choose one of the languages fr, en, ")
+
+
+def test_the_release_api_takes_a_language_and_refuses_a_mix(db, admin_client):
+    campaign_create(name="Questions FR")
+    campaign_create(name="问题", language="zh")
+    body = {"name": "r", "version": "1", "formats": ["squad"]}
+
+    mixed = admin_client.post("/api/v1/releases/", body, content_type="application/json")
+    assert mixed.status_code == 400
+    assert list(mixed.json()["errors"]) == ["language"]
+    chosen = admin_client.post(
+        "/api/v1/releases/", body | {"language": "zh"}, content_type="application/json"
+    )
+    assert chosen.status_code == 201, chosen.json()
+    assert chosen.json()["options"]["language"] == "zh"
