@@ -17,6 +17,7 @@ from exports.formats.mrqa import (
     spacy_model_name,
 )
 from exports.options import check_options
+from tests.needs import require_module
 
 
 def test_french_keeps_its_pipeline_and_other_languages_get_their_own_tokenizer():
@@ -36,7 +37,7 @@ def test_french_keeps_its_pipeline_and_other_languages_get_their_own_tokenizer()
 
 
 def test_thai_tokens_are_words_without_the_spaces():
-    pytest.importorskip("pythainlp")  # the optional install Thai's entry names
+    require_module("pythainlp", "Thai's MRQA tokens (its registry entry names the install)")
     tokens = language_tokenizer("th")("สวัสดีครับ โลก")
     assert tokens == [("สวัสดี", 0), ("ครับ", 6), ("โลก", 11)]
     assert language_tokenizer_name("th").startswith("spacy ")
