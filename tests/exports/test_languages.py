@@ -136,3 +136,75 @@ def test_the_release_api_takes_a_language_and_refuses_a_mix(db, admin_client):
     )
     assert chosen.status_code == 201, chosen.json()
     assert chosen.json()["options"]["language"] == "zh"
+
+
+CHINESE = (
+    "长城是中国古代的军事防御工程，修筑的历史可上溯到西周时期。春秋战国时期各国为了防御"
+    "外敌，纷纷在边境修筑城墙。秦灭六国统一天下后，秦始皇连接和修缮战国长城，始有万里长城之称。"
+    "明朝是最后一个大规模修筑长城的朝代，今天人们所看到的长城多是此时修筑。"
+)
+
+
+def test_a_chinese_release_is_chinese_end_to_end(db, releases_folder):
+    """Only the Chinese questions, MRQA tokens one character each, and a datasheet that names
+    Chinese, counts answer lengths in characters and says what Chinese lacks."""
+    import gzip
+    import json
+
+    from annotation.services.work import lease_claim_next, questions_submit
+    from core.roles import Role
+    from corpus.readers import SourceArticle
+    from corpus.services.articles import article_store
+    from exports.models import Release
+    from exports.services.releases import release_build, release_create
+    from tests.factories import UserFactory
+
+    article_store(
+        language="zh",
+        source=SourceArticle(title="长城", source_title="长城"),
+        paragraphs=[CHINESE],
+        wave="1.0",
+        split="train",
+        kind="file",
+    )
+    campaign = campaign_create(name="问题", language="zh", questions_min=1)
+    campaign_create(name="Questions FR")  # another language's campaign: not in the release
+    writer = UserFactory(username="writer", roles=[Role.ANNOTATOR])
+    lease = lease_claim_next(campaign=campaign, annotator=writer).lease
+    questions_submit(
+        lease=lease,
+        questions=[
+            {
+                "text": "谁连接和修缮了战国长城？",
+                "answer_start": CHINESE.index("秦始皇"),
+                "answer_text": "秦始皇",
+                "seconds_spent": 10,
+            }
+        ],
+    )
+    boss = UserFactory(username="boss", roles=[Role.ADMIN])
+    release = release_create(
+        created_by=boss,
+        name="zh",
+        version="1",
+        formats=["squad", "mrqa"],
+        splits=["train"],
+        campaigns=[campaign.pk],
+    )
+    release_build(release=release)
+    release.refresh_from_db()
+
+    assert release.status == Release.Status.SUCCEEDED, release.error
+    assert release.options["language"] == "zh"
+    folder = releases_folder / "releases" / str(release.pk)
+    lines = gzip.decompress((folder / "mrqa-train.jsonl.gz").read_bytes()).decode().splitlines()
+    record = json.loads(lines[1])
+    assert record["context_tokens"][:3] == [["长", 0], ["城", 1], ["是", 2]]
+    assert record["qas"][0]["question_tokens"][0] == ["谁", 0]
+    readme = (folder / "README.md").read_text()
+    assert "Chinese (`zh`, 中文), written left to right." in readme
+    assert "Paragraphs of at least 162 characters" in readme
+    assert "## Answer lengths (characters, original answers)" in readme
+    assert "| train | 1 | 3.00 | 3 | 3 |" in readme  # 秦始皇: 3 characters (1 "word")
+    assert "Question types: not available for Chinese" in readme
+    assert "Answer types: not available for Chinese." in readme
