@@ -1,10 +1,11 @@
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
 from annotation.services.campaigns import FIELDS, campaign_defaults
+from core.languages import LANGUAGES, languages
 from corpus.models import Split
-from corpus.segmentation import END_MATTER
 
 
 class CampaignForm(forms.Form):
@@ -15,7 +16,7 @@ class CampaignForm(forms.Form):
     language = forms.ChoiceField(
         label=_("Language"),
         required=False,
-        choices=[(code, code) for code in sorted(END_MATTER)],
+        choices=[(entry.code, entry.code) for entry in languages()],
         help_text=_("The language of the paragraphs, and of the guidelines a new campaign gets."),
     )
     splits = forms.MultipleChoiceField(
@@ -115,8 +116,13 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # The registry's languages, named in the reader's language and in their own.
+        ui = get_language() or "en"
+        self.fields["language"].choices = [
+            (e.code, f"{e.name(ui)} ({e.code}) · {e.native_name}") for e in languages()
+        ]
         current = (self.initial or {}).get("language")
-        if current and current not in END_MATTER:  # a regional code, like fr-ca
+        if current and current not in LANGUAGES:  # a regional code, like fr-ca
             self.fields["language"].choices = [(current, current), *self.fields["language"].choices]
         for value, label in QuestionType.choices:
             self.fields[f"target_{value}"] = forms.IntegerField(

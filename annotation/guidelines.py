@@ -4,10 +4,13 @@ FQuAD's annotators (d'Hoffschmidt et al. 2020) read a paragraph, wrote 3 to 5 qu
 answer is in it, selected the smallest span that answers each, and spent about a minute a
 question; the v1.1 campaign asked for more "pourquoi"/"comment" questions. Additional answers
 took about 30 seconds each. These texts say the same to a new team's annotators; an admin edits
-them on the campaign page. A language without its own text gets the English one. Pure.
+them on the campaign page. A language without its own text (its registry entry names none,
+core.languages) gets the English one, and the campaign page says so. Pure.
 """
 
 from __future__ import annotations
+
+from core.languages import find
 
 QUESTIONS = {
     "fr": """\
@@ -136,8 +139,11 @@ def default_guidelines(
     texts = {"additional_answers": ADDITIONAL_ANSWERS, "unanswerable": UNANSWERABLE}.get(
         kind, QUESTIONS
     )
-    base = language.split("-")[0]
-    chosen = base if base in texts else "en"
+    # The guidelines the language's registry entry names (core.languages); a language with
+    # none gets the English text, and the campaign page says so.
+    entry = find(language)
+    key = entry.guidelines if entry is not None else None
+    chosen = key if key in texts else "en"
     text = texts[chosen].format(
         questions=_questions(low, high, chosen), pace=_pace(seconds, chosen)
     )

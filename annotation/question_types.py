@@ -1,5 +1,9 @@
 """Classify French questions by their question word, the way the FQuAD paper analysed them.
 
+The rules are French: they run only on the questions of a language whose registry entry
+names them (`classify_in`); another language's questions are typed UNAVAILABLE, and every
+page that shows question types says "not available" for it.
+
 Pure module (standard library only) so the classifier runs anywhere: in a service, a
 management command, a notebook, or over a whole data set.
 
@@ -59,6 +63,8 @@ Known limits
 
 import re
 import unicodedata
+
+from core.languages import find
 
 TYPES = ("who", "what", "which", "where", "when", "why", "how", "how_many", "other")
 
@@ -204,3 +210,18 @@ def classify(question: str) -> str:
     if match is None:
         return "other"
     return _KIND_OF_GROUP[match.lastgroup]
+
+
+# The question-word rules by name, as the registry of languages names them
+# (core.languages: `Language.question_types`). A language without rules gets UNAVAILABLE:
+# no type (an empty `Question.question_type`), which pages and files show as "not available".
+UNAVAILABLE = ""
+RULES = {"fquad-fr": classify}
+
+
+def classify_in(language: str, question: str) -> str:
+    """Return the type of a question in `language`: its rules' answer, or UNAVAILABLE where
+    the language has none (never the French rules on another language's question)."""
+    entry = find(language)
+    rules = RULES.get(entry.question_types) if entry is not None and entry.question_types else None
+    return UNAVAILABLE if rules is None else rules(question)

@@ -9,6 +9,8 @@ docs/metrics.md has the table and the reasons.
 
 from __future__ import annotations
 
+from core.languages import find
+
 # name → (version, what it is, in the datasheet's words)
 MODES: dict[str, tuple[str, str]] = {
     "squad-en": ("1", "SQuAD v1.1's official evaluation (evaluate-v1.1.py): whitespace tokens, "
@@ -37,25 +39,16 @@ MODES: dict[str, tuple[str, str]] = {
 # Names stored before issue 27 → the mode they name now (same rules, same version).
 ALIASES = {"word": "chars"}
 
-# Each language's mode, the way its community scores (docs/metrics.md says why).
-LANGUAGE_MODES = {
-    "en": "squad-en",
-    "fr": "fquad-fr",
-    "es": "mlqa-es",
-    "de": "mlqa-de",
-    "vi": "mlqa-vi",
-    "ar": "mlqa-ar",
-    "hi": "mlqa-hi",
-    "zh": "mlqa-zh",
-    "th": "chars",
-    "ko": "korquad-chars",
-}
-DEFAULT_MODE = "chars"  # any other language (ro, tr, ru, el, ja…)
+DEFAULT_MODE = "chars"  # a language the registry of languages lacks
 
 
-def language_mode(language: str) -> str:
-    """Return the mode name of a language code; a regional code counts as its language."""
-    return LANGUAGE_MODES.get((language or "").split("-")[0].lower(), DEFAULT_MODE)
+def language_mode(language: str | None) -> str:
+    """Return the mode name of a language code: the one its entry in the registry of languages
+    names (`core.languages`, `Language.metric`: each language the way its community scores,
+    docs/metrics.md); a regional code counts as its language, a language the registry lacks
+    (a training file with no language) gets `DEFAULT_MODE`."""
+    entry = find(language or "")
+    return entry.metric if entry is not None else DEFAULT_MODE
 
 
 def mode_description(name: str) -> str:

@@ -1,7 +1,9 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from core.languages import languages
 from corpus.models import Split
 
 
@@ -19,6 +21,23 @@ class ScrapeRunForm(forms.Form):
         label=_("Seed"), initial=0, help_text=_("The same seed draws the same articles.")
     )
     wave = forms.CharField(label=_("Wave"), max_length=20, help_text=_("For example 1.0 or 1.1."))
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        help_text=_(
+            "The Wikipedia to read. Its paragraph length rule, end-matter sections and "
+            "quality categories are the language's (docs/languages.md)."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The registry's languages, named in the reader's language and in their own.
+        ui = get_language() or "en"
+        self.fields["language"].choices = [
+            (e.code, f"{e.name(ui)} ({e.code}) · {e.native_name}") for e in languages()
+        ]
+        self.fields["language"].initial = settings.WIKIPEDIA_LANGUAGE
 
 
 class ArticleSplitForm(forms.Form):

@@ -115,6 +115,7 @@ def scrape_runs_page(request):
                     sample_size=data["sample"],
                     seed=data["seed"],
                     wave=data["wave"],
+                    language=data.get("language") or None,
                     created_by=request.user,
                 )
             except ServiceError as error:

@@ -26,11 +26,12 @@ from pathlib import Path
 from django.db.models import Count
 
 from annotation.selectors.questions import dataset_questions
+from core.languages import find
 from exports.dataset import articles_of, question_chunks
 from exports.datasheet.figures import SheetFigures, model_in_the_loop_figures
 from exports.datasheet.markdown import datasheet_markdown
 from exports.formats import FORMATS
-from exports.formats.mrqa import spacy_tokenizer
+from exports.formats.mrqa import language_tokenizer
 from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
@@ -207,7 +208,8 @@ def _writers(
     for fmt in options.formats:
         extra = {}
         if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.services.tokens)
-            spacy = spacy_tokenizer()
+            # The tokenizer of the release's language (core.languages), never French's.
+            spacy = language_tokenizer(options.language)
             tokenize = CachedTokenizer(spacy, spacy.name)
             extra = {"dataset": name, "split": split, "tokenize": tokenize}
         elif fmt == "squad" and options.unanswerable:
@@ -304,7 +306,8 @@ def _build_release_files(
     report: Report,
     with_gold: bool,
 ) -> ReleaseFiles:
-    figures = SheetFigures()
+    entry = find(options.language)
+    figures = SheetFigures(characters=bool(entry and entry.splitting.words == "tokenizer"))
     built, gold = _data_files(
         options, name, directory, figures=figures, report=report, with_gold=with_gold
     )
@@ -371,7 +374,9 @@ def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:
     """Return the questions of each split (for progress), and how many of all were written
     with a model in the loop (whether the files carry its fields): one grouped count."""
     questions = dataset_questions(
-        approved_only=options.approved_only, unanswerable=options.unanswerable
+        approved_only=options.approved_only,
+        unanswerable=options.unanswerable,
+        language=options.language or None,
     ).filter(paragraph__article__split__in=options.splits)
     if options.campaigns:
         questions = questions.filter(campaign_id__in=options.campaigns)

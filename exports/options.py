@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from annotation.models import Campaign
 from core.errors import ServiceError
+from core.languages import codes, find, is_known
 from corpus.models import Split
 from exports.dataset import Selection
 from exports.formats import FORMATS
@@ -28,6 +31,9 @@ class ReleaseOptions:
     squad_version: str = "1.1"  # "2.0": unanswerable questions too (SQuAD 2.0, FQuAD 2.0)
     # The campaigns whose questions the release takes, by id (sorted); () for every campaign.
     campaigns: tuple[int, ...] = ()
+    # The release's language (core.languages): only questions on articles in it are taken;
+    # its MRQA tokenizer and its datasheet's pieces are that language's.
+    language: str = ""
 
     def as_dict(self) -> dict:
         """The options as stored; `campaigns` only when some are chosen, so that a release of
@@ -68,6 +74,19 @@ def check_options(data: dict) -> ReleaseOptions:
         campaigns = check_campaigns(campaigns)
     except ServiceError as error:
         errors |= error.errors
+    language = ""
+    if "campaigns" not in errors:
+        try:
+            language = check_language(data.get("language"), campaigns)
+        except ServiceError as error:
+            errors |= error.errors
+    entry = find(language)
+    mrqa = isinstance(formats, list) and "mrqa" in formats
+    if language and mrqa and (entry is None or entry.mrqa_tokens is None):
+        name = entry.name(get_language()) if entry else language
+        errors.setdefault("formats", []).append(
+            _("MRQA tokens: not available for %(language)s.") % {"language": name}
+        )
     if errors:
         raise ServiceError(errors)
     return ReleaseOptions(
@@ -76,7 +95,50 @@ def check_options(data: dict) -> ReleaseOptions:
         **{name: data.get(name, False) for name in flags},
         squad_version=squad_version,
         campaigns=campaigns,
+        language=language,
     )
+
+
+def check_language(value, campaigns: tuple[int, ...]) -> str:
+    """Return the release's language: the one given (a code of the registry of languages),
+    else the one language of its campaigns (all campaigns when none is chosen; the platform's
+    WIKIPEDIA_LANGUAGE when there is none). Refuse (`language`) an unknown code, or campaigns
+    in several languages (or in another one than given): a release holds one language."""
+    chosen = Campaign.objects.filter(pk__in=campaigns) if campaigns else Campaign.objects.all()
+    spoken = sorted(set(chosen.values_list("language", flat=True)))
+    if value is not None:
+        code = value.strip().lower() if isinstance(value, str) else ""
+        if not is_known(code):
+            raise ServiceError(
+                {
+                    "language": [
+                        _("Choose one of the languages %(known)s.") % {"known": ", ".join(codes())}
+                    ]
+                }
+            )
+        if campaigns and spoken != [code]:
+            raise ServiceError(
+                {
+                    "language": [
+                        _("The chosen campaigns are in %(languages)s, not in %(language)s.")
+                        % {"languages": ", ".join(spoken), "language": code}
+                    ]
+                }
+            )
+        return code
+    if len(spoken) > 1:
+        raise ServiceError(
+            {
+                "language": [
+                    _(
+                        "These campaigns are in several languages (%(languages)s): "
+                        "a release holds one; choose its language."
+                    )
+                    % {"languages": ", ".join(spoken)}
+                ]
+            }
+        )
+    return spoken[0] if spoken else settings.WIKIPEDIA_LANGUAGE
 
 
 def check_campaigns(value) -> tuple[int, ...]:
@@ -107,4 +169,5 @@ def split_selection(options: ReleaseOptions, split: str) -> Selection:
         approved_only=options.approved_only,
         unanswerable=options.unanswerable,
         campaigns=options.campaigns,
+        language=options.language or None,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -165,7 +166,7 @@ def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
     return {
         "name": "",
         "kind": kind,
-        "language": "fr",
+        "language": settings.WIKIPEDIA_LANGUAGE,  # the platform's language
         "splits": ["dev", "test"] if answering else list(Split.values),
         "questions_min": 1 if unanswerable else 3,
         "questions_max": 5,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Campaign, Lease, Question, QuestionRevision
-from annotation.question_types import classify
+from annotation.question_types import classify_in
 from annotation.services.audit import first_revisions
 from annotation.services.items import items_for_questions
 from core.errors import ServiceError
@@ -86,7 +86,7 @@ def questions_store(
             author_id=new.author_id,
             position=new.position,
             text=new.text,
-            question_type=classify(new.text),
+            question_type=classify_in(campaign.language, new.text),
             seconds_spent=new.seconds_spent,
             sampled_for_review=new.sampled_for_review,
             review_rate=new.review_rate,

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from annotation.events import answer_changed
 from annotation.locks import question_lock
 from annotation.models import Answer, Campaign, Lease, Question, RejectReason, Review
-from annotation.question_types import classify
+from annotation.question_types import classify_in
 from annotation.selectors.questions import reviewed_answer
 from annotation.services.audit import revision_add
 from annotation.services.items import items_close_question, items_follow_review
@@ -237,7 +237,7 @@ def _apply(question: Question, answer: Answer | None, verdict: Verdict, lease: L
         )
         changes |= {
             "text": verdict.text,
-            "question_type": classify(verdict.text),
+            "question_type": classify_in(question.campaign.language, verdict.text),
             "is_impossible": verdict.is_impossible,
         }
         _span_save(question, answer, verdict)

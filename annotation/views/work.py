@@ -5,6 +5,7 @@ Saving drafts and submitting go through the JSON API (`/api/v1/leases/…`) from
 script, so the page and scripts share one door.
 """
 
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404

@@ -18,10 +18,10 @@ from core.languages.entry import Language, ParagraphRule, Pipeline, Splitting, W
 
 XQUAD_ENGLISH_MEDIAN = 694.5
 LATIN_SENTENCE_ENDS = ".!?…"
-# Today's answer normalization for languages without one of their own: every Unicode
-# punctuation mark dropped, CJK and Thai characters one token each. Evaluation's metric modes
-# (MLQA per language, KorQuAD's characters, M2QA's words) replace these names entry by entry.
-WORD = "word"
+# The metric mode of a language without a community mode of its own (core.metric_modes,
+# docs/metrics.md): every Unicode punctuation mark dropped, CJK, kana, Hangul and Thai
+# characters one token each, other words split on spaces.
+CHARS = "chars"
 
 
 def _xquad(median: float) -> ParagraphRule:
@@ -122,7 +122,7 @@ GERMAN = Language(
     ),
     paragraphs=_xquad(808),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric="mlqa-de",
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("de"),
@@ -151,7 +151,7 @@ SPANISH = Language(
     ),
     paragraphs=_xquad(795.5),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric="mlqa-es",
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("es"),
@@ -181,7 +181,7 @@ ITALIAN = Language(
         measured=False,
     ),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("it"),
@@ -205,7 +205,7 @@ ROMANIAN = Language(
     ),
     paragraphs=_xquad(793.5),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("ro"),
@@ -228,7 +228,7 @@ TURKISH = Language(
     ),
     paragraphs=_xquad(712.5),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("tr"),
@@ -252,7 +252,7 @@ VIETNAMESE = Language(
     paragraphs=_xquad(717),
     # Vietnamese separates syllables, not words, by spaces: a token is a syllable.
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric="mlqa-vi",
     question_types=None,
     answer_types=None,
     # spaCy's "vi" tokenizer needs pyvi, and without it leaves "viên." whole: the
@@ -281,7 +281,7 @@ RUSSIAN = Language(
     ),
     paragraphs=_xquad(769.5),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("ru"),
@@ -304,7 +304,7 @@ GREEK = Language(
     paragraphs=_xquad(798),
     # The Greek question mark is ";" (U+037E is its canonical equivalent; NFC makes it ";").
     splitting=Splitting(".!;…"),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("el"),
@@ -329,7 +329,7 @@ ARABIC = Language(
     ),
     paragraphs=_xquad(614.5),
     splitting=Splitting(".!؟…"),
-    metric=WORD,
+    metric="mlqa-ar",
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("ar"),
@@ -352,7 +352,7 @@ HINDI = Language(
     ),
     paragraphs=_xquad(694),
     splitting=Splitting("।.!?…"),
-    metric=WORD,
+    metric="mlqa-hi",
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("hi"),
@@ -368,7 +368,7 @@ THAI = Language(
     paragraphs=_xquad(661.5),
     # Thai writes no sentence-final mark: a space ends a sentence (and no word).
     splitting=Splitting("", words="tokenizer", word_tokenizer="pythainlp"),
-    metric=WORD,
+    metric=CHARS,
     question_types=None,
     answer_types=None,
     mrqa_tokens=_blank("th", install="pythainlp"),
@@ -399,7 +399,7 @@ CHINESE = Language(
     ),
     paragraphs=_xquad(225),
     splitting=Splitting("。！？!?…", words="tokenizer", word_tokenizer="jieba"),
-    metric=WORD,
+    metric="mlqa-zh",
     question_types=None,
     answer_types=None,
     # One token per character: spaCy's default Chinese segmenter, no install.
@@ -420,7 +420,7 @@ KOREAN = Language(
         measured=False,
     ),
     splitting=Splitting(LATIN_SENTENCE_ENDS),
-    metric=WORD,
+    metric="korquad-chars",
     question_types=None,
     answer_types=None,
     # spaCy's Korean tokenizer needs mecab-ko; its rule-based tokenizer splits on spaces

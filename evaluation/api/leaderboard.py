@@ -14,7 +14,7 @@ from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
 from core.services.figure_jobs import figure_read
 from evaluation.metrics import canonical_name
-from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.selectors.human import HUMAN_FIGURE, release_human_params
 from evaluation.services.leaderboard.board import leaderboard
 from evaluation.services.leaderboard.submissions import (
     SPLITS,
@@ -174,7 +174,8 @@ class SubmissionsView(APIView):
     def get(self, request):
         release = leaderboard_release(release_id=request.query_params.get("release"))
         split = check_split(request.query_params.get("split"))
-        human = figure_read(HUMAN_FIGURE).value  # None while it is being computed: no row
+        # The human figure of the release's language; None while it is computed: no row.
+        human = figure_read(HUMAN_FIGURE, **release_human_params(release)).value
         rows = leaderboard(release=release, split=split, human=human)
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 

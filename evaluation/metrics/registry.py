@@ -9,6 +9,7 @@ rules change gets a new version, never a reused one.
 from __future__ import annotations
 
 from core import metric_modes
+from core.languages import LANGUAGES
 from evaluation.metrics.community import KORQUAD_CHARS, M2QA_TH, M2QA_ZH, MLQA
 from evaluation.metrics.normalizations import CHARS, FQUAD_FR, SQUAD_EN, Normalization
 
@@ -18,19 +19,20 @@ NORMALIZATIONS: dict[str, Normalization] = {
 }
 ALIASES = metric_modes.ALIASES  # "word" → "chars": names stored before issue 27
 
-# A language's mode, the way its community scores (core.metric_modes, docs/metrics.md):
-# English SQuAD's own script (mlqa-en is there by name for MLQA's figures), French FQuAD's,
-# es de vi ar hi zh MLQA's, Korean KorQuAD's characters, Thai and any other language chars
-# (m2qa-th, Thai words, by name: an optional package, and no official figures to meet).
+# Each language's mode, the one its entry in the registry of languages names (core.languages,
+# docs/metrics.md): English SQuAD's own script (mlqa-en is there by name for MLQA's figures),
+# French FQuAD's, es de vi ar hi zh MLQA's, Korean KorQuAD's characters, Thai and the others
+# chars (m2qa-th, Thai words, by name: an optional package, and no official figures to meet).
 LANGUAGE_NORMALIZATIONS: dict[str, Normalization] = {
-    language: NORMALIZATIONS[name] for language, name in metric_modes.LANGUAGE_MODES.items()
+    code: NORMALIZATIONS[entry.metric] for code, entry in LANGUAGES.items()
 }
 DEFAULT_NORMALIZATION = NORMALIZATIONS[metric_modes.DEFAULT_MODE]
 
 
-def language_normalization(language: str) -> Normalization:
-    """Return the normalization of a language code: a regional code counts as its language
-    (fr-ca is French, zh-hans Chinese), a language not listed gets ``chars``."""
+def language_normalization(language: str | None) -> Normalization:
+    """Return the normalization of a language code, the mode its registry entry names: a
+    regional code counts as its language (fr-ca is French, zh-hans Chinese), a language the
+    registry lacks gets ``chars``."""
     return NORMALIZATIONS[metric_modes.language_mode(language)]
 
 

@@ -2,9 +2,9 @@
 
 For each question with exactly three answers (the author's, now in its latest reviewed
 version, and two additional answers), each answer in turn is the prediction and the two others
-the ground truth; EM and F1 use the normalization of the question's language (its article's:
-`evaluation.metrics.language_normalization`, French FQuAD's `fquad-fr`), best over the ground
-truths; the three runs are averaged, then the questions. The figures are given
+the ground truth; EM and F1 use the normalization of the language's metric mode (FQuAD's French
+one for French: `evaluation.metrics.language_normalization`, from the registry of languages), best over the
+ground truths; the three runs are averaged, then the questions. The figures are given
 per split and per annotator (an annotator's figure is the mean over the answers they gave).
 
 The questions are those that count in releases (`dataset_questions`: never a rejected one,
@@ -22,22 +22,20 @@ the three runs averaged, then the questions: "exact", "f1" and "total" overall, 
 NoAns_* by the question's `is_impossible`, in percent (None without a question), with
 "skipped", the questions that do not have three judgments yet. The v1.1 figures above are
 unchanged: answerable questions only, and a "no answer" leaves a question out.
-
-"normalization" names the mode of the language with the most scored questions (`fquad-fr`
-when there is none); should the instance hold several languages, each question is still scored
-with its own language's mode.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from itertools import groupby
 
+from django.conf import settings
 from django.db.models import Exists, Max, OuterRef
 
 from annotation.models import Answer, Review
 from annotation.selectors.questions import dataset_questions
 from core.figures import Figure, bounded_count
+from core.languages import LANGUAGES, find
 from corpus.selectors import hand_moved_articles
 from evaluation.metrics import (
     FQUAD_FR,
@@ -53,14 +51,16 @@ PAPER = {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_m
 CHUNK = 5000  # answers read per round trip
 
 
-def _answers(split: str | None):
+def _answers(split: str | None, language: str | None = None):
     """The answers of the questions that count in a v2.0 dataset (unanswerable ones too) and
     have an additional answer (a misaligned imported answer and the plausible spans of
     unanswerable questions are left out), a question's together, as tuples (question id,
-    split, text, no answer, author, unanswerable, language): one query, read in chunks, so
-    that 800,000 questions are scored in the memory of their figures only."""
+    split, text, no answer, author, unanswerable): one query, read in chunks, so that 800,000
+    questions are scored in the memory of their figures only."""
     additional = Answer.objects.filter(question=OuterRef("pk"), kind=Answer.Kind.ADDITIONAL)
-    questions = dataset_questions(split=split, unanswerable=True).filter(Exists(additional))
+    questions = dataset_questions(split=split, unanswerable=True, language=language).filter(
+        Exists(additional)
+    )
     return (
         Answer.objects.filter(misaligned=False, question__in=questions.values("pk"))
         .exclude(kind=Answer.Kind.PLAUSIBLE)
@@ -72,7 +72,6 @@ def _answers(split: str | None):
             "no_answer",
             "author__username",
             "question__is_impossible",
-            "question__paragraph__article__language",
         )
         .iterator(chunk_size=CHUNK)
     )
@@ -81,15 +80,16 @@ def _answers(split: str | None):
 class _V2Sums:
     """The running sums of SQuAD 2.0's human performance of one split."""
 
-    def __init__(self):
+    def __init__(self, norm=FQUAD_FR):
+        self.norm = norm
         self.sums = {group: [0.0, 0.0, 0] for group in ("HasAns", "NoAns")}
         self.skipped = 0
 
-    def add(self, judgments: list[str], impossible: bool, norm) -> None:
+    def add(self, judgments: list[str], impossible: bool) -> None:
         if len(judgments) != HUMAN_ANSWERS:
             self.skipped += 1
             return
-        scores = leave_one_out_v2(judgments, norm)
+        scores = leave_one_out_v2(judgments, self.norm)
         sums = self.sums["NoAns" if impossible else "HasAns"]
         sums[0] += sum(exact for exact, _f1 in scores) / len(scores)
         sums[1] += sum(f1 for _exact, f1 in scores) / len(scores)
@@ -114,69 +114,49 @@ def _v2_group(prefix: str, exact: float, f1: float, total: int) -> dict:
     }
 
 
-def human_performance_report(*, split: str | None = None) -> dict:
+def human_performance_report(*, split: str | None = None, language: str | None = None) -> dict:
     """Return {"splits": {split: figures}, "v2": {split: figures}, "annotators": [...],
-    "paper": PAPER, "normalization": …}."""
-    per_split: dict[str, dict] = defaultdict(lambda: defaultdict(list))  # split → norm → sets
+    "paper": PAPER, "normalization": …, "language": …}: the questions of one language (the
+    platform's WIKIPEDIA_LANGUAGE unless given), scored with its normalization."""
+    language = language or settings.WIKIPEDIA_LANGUAGE
+    norm = language_normalization(language)
+    per_split: dict[str, list[list[str]]] = defaultdict(list)
     unanswerable: dict[str, int] = defaultdict(int)
     per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    v2: dict[str, _V2Sums] = defaultdict(_V2Sums)
-    languages: Counter = Counter()
-    for _question, group in groupby(_answers(split), key=lambda row: row[0]):
+    v2: dict[str, _V2Sums] = defaultdict(lambda: _V2Sums(norm))
+    for _question, group in groupby(_answers(split, language), key=lambda row: row[0]):
         answers = list(group)
-        name, impossible, language = answers[0][1], answers[0][5], answers[0][6]
-        norm = language_normalization(language)
-        languages[norm] += 1
+        name, impossible = answers[0][1], answers[0][5]
         # v2.0: the author's judgment of an unanswerable question is "no answer" (no row)
-        judgments = [row[2] for row in answers]
-        v2[name].add([""] + judgments if impossible else judgments, impossible, norm)
+        judgments = [text for _q, _s, text, _n, _who, _i in answers]
+        v2[name].add([""] + judgments if impossible else judgments, impossible)
         if impossible:
             continue  # v1.1: answerable questions only
-        if any(row[3] for row in answers):  # an additional annotator said "no answer"
+        if any(no_answer for _q, _s, _text, no_answer, _who, _i in answers):
             unanswerable[name] += 1
             continue
-        per_split[name][norm].append(judgments)
+        texts = [text for _q, _s, text, _n, _who, _i in answers]
+        per_split[name].append(texts)
         if len(answers) == HUMAN_ANSWERS:
-            scores = leave_one_out(judgments, norm)
-            for row, score in zip(answers, scores, strict=True):
-                per_user[row[4]].append(score)
+            scores = leave_one_out(texts, norm)
+            for (_q, _s, _text, _n, username, _i), score in zip(answers, scores, strict=True):
+                per_user[username].append(score)
     splits = {
-        name: _split_figures(by_norm) | {"unanswerable": unanswerable[name]}
-        for name, by_norm in sorted(per_split.items())
+        name: human_performance(sets, norm) | {"unanswerable": unanswerable[name]}
+        for name, sets in sorted(per_split.items())
     }
     for name, count in unanswerable.items():
-        splits.setdefault(name, human_performance([], FQUAD_FR) | {"unanswerable": count})
-    main = max(languages, key=languages.__getitem__) if languages else FQUAD_FR
+        splits.setdefault(name, human_performance([], norm) | {"unanswerable": count})
     return {
         "splits": splits,
         "v2": {name: sums.figures() for name, sums in sorted(v2.items())},
         "annotators": [
             _annotator_row(username, scores) for username, scores in sorted(per_user.items())
         ],
-        "paper": PAPER,
-        "normalization": {"name": main.name, "version": main.version},
-    }
-
-
-def _split_figures(by_norm: dict) -> dict:
-    """Human performance of a split whose questions are grouped by their language's mode: the
-    one mode's figures, or the questions' mean over the modes (each scored with its own)."""
-    if len(by_norm) == 1:
-        [(norm, sets)] = by_norm.items()
-        return human_performance(sets, norm)
-    parts = [human_performance(sets, norm) for norm, sets in by_norm.items()]
-    questions = sum(part["questions"] for part in parts)
-    figures = {
-        key: (
-            sum(part[key] * part["questions"] for part in parts if part["questions"]) / questions
-            if questions
-            else None
-        )
-        for key in ("exact_match", "f1")
-    }
-    return figures | {
-        "questions": questions,
-        "skipped": sum(part["skipped"] for part in parts),
+        # FQuAD's figures compare with French questions only.
+        "paper": PAPER if find(language) is LANGUAGES["fr"] else {},
+        "normalization": {"name": norm.name, "version": norm.version},
+        "language": language,
     }
 
 
@@ -197,12 +177,21 @@ HUMAN_FIGURE = "evaluation.human_performance"
 SMALL_ANSWERS = 10_000  # scored in about 0.1 s (8.5 µs an answer, and its read)
 
 
-def human_params(split: str | None = None) -> dict:
-    return {"split": split} if split else {}
+def human_params(split: str | None = None, language: str | None = None) -> dict:
+    """The figure's parameters: none for every split in the platform's language."""
+    params = {"split": split} if split else {}
+    return params | ({"language": language} if language else {})
 
 
-def _human_value(*, split: str | None = None) -> dict:
-    return human_performance_report(split=split)
+def release_human_params(release) -> dict:
+    """The human figure's parameters for a release's board: its language's questions (none
+    for the platform's own language, the figure every page reads)."""
+    language = (release.options or {}).get("language") or settings.WIKIPEDIA_LANGUAGE
+    return human_params(None, None if language == settings.WIKIPEDIA_LANGUAGE else language)
+
+
+def _human_value(*, split: str | None = None, language: str | None = None) -> dict:
+    return human_performance_report(split=split, language=language)
 
 
 def _human_fingerprint(**params) -> str:

@@ -12,6 +12,7 @@ A finished snapshot never changes, so each figure is computed once and cached.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -21,7 +22,7 @@ from core.charts import line_chart
 from core.errors import ServiceError
 from core.permissions import role_required
 from core.roles import Role
-from evaluation.metrics import FQUAD_FR, human_performance
+from evaluation.metrics import human_performance, language_normalization
 from evaluation.models import BaselineRun
 from exports.models import Release, ReleaseSchedule
 from exports.services.releases import release_gold
@@ -37,14 +38,15 @@ HUMAN_COLOR = "#57606a"
 def snapshot_human_f1(release: Release, split: str) -> float | None:
     """Return the human F1 of a finished snapshot's split (None: no question with three
     answers, or no such split), cached for good (a finished release never changes)."""
-    key = f"schedule-chart:human:{release.pk}:{split}:{FQUAD_FR.name}:{FQUAD_FR.version}"
+    norm = language_normalization(release.options.get("language") or settings.WIKIPEDIA_LANGUAGE)
+    key = f"schedule-chart:human:{release.pk}:{split}:{norm.name}:{norm.version}"
     found = cache.get(key)
     if found is None:
         try:
             gold = release_gold(release=release, split=split)
         except ServiceError:
             gold = {}
-        found = {"f1": human_performance(list(gold.values()), FQUAD_FR)["f1"]}
+        found = {"f1": human_performance(list(gold.values()), norm)["f1"]}
         cache.set(key, found, timeout=None)
     return found["f1"]
 

@@ -84,6 +84,12 @@ class ReleaseCreateSerializer(serializers.Serializer):
         help_text="The campaigns whose questions the release takes, by id (left out or []: "
         "every campaign; docs/release-schedules.md).",
     )
+    language = serializers.CharField(
+        max_length=12,
+        required=False,
+        help_text="The release's language, a code of the registry (docs/languages.md); left "
+        "out: its campaigns' one language (refused when they are in several).",
+    )
     score_with = serializers.JSONField(
         required=False,
         help_text='Baselines to run once built (docs/release-scoring.md): [{"kind": "lexical"}, '

@@ -89,6 +89,7 @@ class ReleaseScheduleInputSerializer(serializers.Serializer):
     include_test_answers = serializers.BooleanField(required=False)
     include_history = serializers.BooleanField(required=False)
     squad_version = serializers.CharField(required=False)
+    language = serializers.CharField(max_length=12, required=False)
     score_with = serializers.JSONField(required=False)
 
 

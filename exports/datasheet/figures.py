@@ -87,7 +87,10 @@ class SheetFigures:
     was written with a model in the loop).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, characters: bool = False) -> None:
+        # Answer lengths in characters where the language writes no space between words
+        # (core.languages: `splitting.words == "tokenizer"`, Chinese and Thai), else in words.
+        self.characters = characters
         self.splits: dict[str, _Split] = {}
         self.parts = {"written": Part(), "imported": Part()}
         self.articles: set[int] = set()
@@ -122,6 +125,7 @@ class SheetFigures:
         # Bound once a chunk: this loop runs for every question of the release.
         waves, types, words = figures.waves, figures.types, figures.answer_words
         answer_types, articles = figures.answer_types, self.articles
+        length = len if self.characters else (lambda text: len(text.split()))
         part_of = {}
         for row in chunk:
             wave = waves[row.wave]  # [articles, paragraphs, questions, unanswerable]
@@ -136,7 +140,7 @@ class SheetFigures:
             types[row.question_type] += 1
             if row.originals:
                 for answer in row.answers[: row.originals]:
-                    words[len(answer.text.split())] += 1
+                    words[length(answer.text)] += 1
                 for answer_type in row.original_types:
                     answer_types[answer_type] += 1
             part = part_of[row.pk] = parts[row.imported]

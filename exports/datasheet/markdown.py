@@ -3,7 +3,9 @@
 The counts follow the tables of the FQuAD paper (articles, paragraphs and questions per split
 and wave; in a SQuAD v2.0 release, answerable and unanswerable questions as well, as the FQuAD
 2.0 and SQuAD 2.0 papers count them); then question types, answer lengths, the collection
-process (with how many unanswerable questions the MRQA files left out), the model in the loop
+process (with how many unanswerable questions the MRQA files left out); the release's
+language and what the platform has and lacks for it (core.languages: a piece it lacks is
+said "not available", never filled with French's), the model in the loop
 (only in a release with questions written with one: its rounds, and per split how often it was
 fooled) and the licence, with the URL and revision of every article whose text the release
 contains (CC BY-SA attribution).
@@ -13,8 +15,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.conf import settings
+
 from annotation.models import Campaign, QuestionType
 from annotation.selectors.differences import difference_table
+from core.languages import Language, find, languages
 from core.metric_modes import MODES, language_mode
 from corpus.models import Article, Split
 from exports.dataset import with_ids
@@ -63,6 +68,60 @@ def _types(figures: SheetFigures, options) -> list[list]:
     return rows
 
 
+def release_language(options) -> Language | None:
+    """The release's language entry (core.languages); None for a code the registry lacks."""
+    return find(getattr(options, "language", "") or settings.WIKIPEDIA_LANGUAGE)
+
+
+def language_section(options) -> list[str]:
+    """Name the release's language and what the platform has and lacks for it."""
+    entry = release_language(options)
+    if entry is None:
+        code = getattr(options, "language", "") or settings.WIKIPEDIA_LANGUAGE
+        return ["## Language", "", f"`{cell(code)}`: not in the platform's registry.", ""]
+    direction = "right to left" if entry.rtl else "left to right"
+    rule = entry.paragraphs
+    lines = [
+        "## Language",
+        "",
+        f"{entry.name()} (`{entry.code}`, {entry.native_name}), written {direction}. "
+        f"Paragraphs of at least {rule.min_chars(settings.CORPUS_MIN_PARAGRAPH_CHARS)} "
+        f"characters: FQuAD's {settings.CORPUS_MIN_PARAGRAPH_CHARS} French characters times "
+        f"the language's length ratio {rule.ratio:.3f} ({rule.basis}). Exact match and F1 "
+        f"compare answers under the `{entry.metric}` normalization.",
+        "",
+    ]
+    lines += [
+        f"- Question types: {'FQuAD rules' if entry.question_types else 'not available'}",
+        f"- Answer types: {_pipeline(entry.answer_types)}",
+        f"- MRQA tokens: {_pipeline(entry.mrqa_tokens)}",
+        "",
+    ]
+    return lines
+
+
+def _pipeline(pipeline) -> str:
+    return f"spaCy `{pipeline.model}`" if pipeline else "not available"
+
+
+def question_types_section(figures: SheetFigures, options) -> list[str]:
+    """The share of each question type per split, or why there is none."""
+    entry = release_language(options)
+    lines = ["## Question types (% of questions)", ""]
+    if entry is not None and entry.question_types is None:
+        having = ", ".join(e.name() for e in languages() if e.question_types)
+        return lines + [
+            f"Question types: not available for {entry.name()} (question-word rules exist "
+            f"for {having} only).",
+            "",
+        ]
+    return (
+        lines
+        + table(["split", *QuestionType.values], _types(figures, options))
+        + [QUESTION_TYPES_METHOD, ""]
+    )
+
+
 def _answer_lengths(figures: SheetFigures, options) -> list[list]:
     rows = []
     for split in options.splits:
@@ -96,6 +155,9 @@ def answer_types_section(figures: SheetFigures, options) -> list[str]:
     """The FQuAD paper's answer types of the release's original answers, per split and in
     all, from the types the dataset analysis stored (`Answer.answer_type`), naming the
     pipelines that typed them and how many answers are not typed yet."""
+    entry = release_language(options)
+    if entry is not None and entry.answer_types is None:
+        return ["## Answer types", "", f"Answer types: not available for {entry.name()}.", ""]
     counts = answer_type_counts(figures)
     if not any(counts.values()):
         return []
@@ -312,11 +374,11 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += metric_section(articles)
     lines += ["## Files", ""]
     lines += table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
-    lines += ["## Question types (% of questions)", ""]
-    lines += table(["split", *QuestionType.values], _types(figures, options))
-    lines += [QUESTION_TYPES_METHOD, ""]
+    lines += language_section(options)
+    lines += question_types_section(figures, options)
     lines += answer_types_section(figures, options)
-    lines += ["## Answer lengths (words, original answers)", ""]
+    unit = "characters" if figures.characters else "words"
+    lines += [f"## Answer lengths ({unit}, original answers)", ""]
     lines += table(["split", "answers", "mean", "median", "max"], _answer_lengths(figures, options))
     lines += _differences_section(figures)
     lines += process_section(figures, options, files)

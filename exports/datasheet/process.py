@@ -7,10 +7,19 @@ from __future__ import annotations
 from django.conf import settings
 
 from annotation.models import Campaign
+from core.languages import find
 from corpus.models import Split
 from exports.dataset import with_ids
 from exports.datasheet.figures import Part, SheetFigures
 from exports.datasheet.text import cell, plural
+
+
+def _min_chars(options) -> int:
+    """The shortest paragraph of the release's language: the setting's French characters,
+    scaled (core.languages); the setting itself for a language the registry lacks."""
+    entry = find(getattr(options, "language", "") or settings.WIKIPEDIA_LANGUAGE)
+    french = settings.CORPUS_MIN_PARAGRAPH_CHARS
+    return entry.paragraphs.min_chars(french) if entry else french
 
 
 def unanswerable_release(options) -> bool:
@@ -69,12 +78,12 @@ def _unanswerable_said(part: Part) -> list[str]:
     ]
 
 
-def _written_part(part: Part) -> list[str]:
+def _written_part(part: Part, options) -> list[str]:
     lines = [
         "### Written on the platform",
         "",
         f"{plural(part.questions, 'question')} ({_by_split(part)}). Paragraphs of at least "
-        f"{settings.CORPUS_MIN_PARAGRAPH_CHARS} characters from the articles below were shown "
+        f"{_min_chars(options)} characters from the articles below were shown "
         "to annotators, one paragraph to one annotator, who wrote questions and selected for "
         "each the smallest span of the paragraph that answers it (offsets are Python code "
         "points).",
@@ -135,7 +144,7 @@ def process_section(figures: SheetFigures, options, files=()) -> list[str]:
     """Say what really happened to the release's questions, part by part."""
     lines = ["## Collection process", ""]
     if figures.parts["written"].questions:
-        lines += _written_part(figures.parts["written"])
+        lines += _written_part(figures.parts["written"], options)
     if figures.parts["imported"].questions:
         lines += _imported_part(figures.parts["imported"])
     if options.approved_only:

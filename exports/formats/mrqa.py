@@ -27,8 +27,12 @@ MRQA has no unanswerable questions: the writer leaves out every question marked
 HF files of that split do: none of its questions shows an answer, and leaving some out would
 tell which ones cannot be answered.
 
-The task tokenized with spaCy; so do we by default (`spacy_tokenizer`, the `fr_core_news_sm`
-tokenizer alone). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
+The task tokenized with spaCy; so do we, with the tokenizer alone of the pipeline the release's
+language names in the registry of languages (`core.languages`, `Language.mrqa_tokens`;
+`language_tokenizer`): French's `fr_core_news_sm`, a blank spaCy language's rule-based
+tokenizer for the others (Chinese one character a token, Thai through pythainlp). A language
+without one gets `TokensUnavailable`, saying so, never French's. Any
+`tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
 such as `simple_tokenizer`, which needs nothing installed; one that also has a
 `many(texts)` method (spaCy's has) is given a batch of texts at a time. The gzip stream is
 deterministic (mtime 0, no file name, level 9), so the same records and tokenizer always give
@@ -46,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, BinaryIO
 
+from core.languages import Pipeline, language
 from exports.formats.offsets import find_occurrences
 from exports.formats.records import (
     ExportCounts,
@@ -58,7 +63,7 @@ from exports.formats.records import (
 Token = tuple[str, int]
 Tokenize = Callable[[str], list[Token]]
 
-SPACY_MODEL = "fr_core_news_sm"
+SPACY_MODEL = language("fr").mrqa_tokens.model  # "fr_core_news_sm"
 BATCH = 32  # paragraphs tokenized together: few enough to keep memory small
 QUEUED = 1  # batches waiting for the gzip thread at most (one keeps both threads busy)
 
@@ -250,19 +255,83 @@ def spacy_model_name(model: str = SPACY_MODEL) -> str:
     return f"spacy {version('spacy')} {model} {version(model)}"
 
 
+class TokensUnavailable(LookupError):
+    """The language has no MRQA tokenizer (core.languages), or its install is missing."""
+
+
+def language_tokenizer(code: str) -> SpacyTokenizer:
+    """Return the MRQA tokenizer of language `code` (its registry entry's `mrqa_tokens`), or
+    raise TokensUnavailable naming the language and what is missing."""
+    entry = language(code)
+    pipeline = entry.mrqa_tokens
+    if pipeline is None:
+        raise TokensUnavailable(f"MRQA tokens: not available for {entry.name('en')}")
+    if pipeline.blank is None:
+        return spacy_tokenizer(pipeline.model)
+    try:
+        return SpacyTokenizer(*_load_blank_tokenizer(pipeline), spaces=False)
+    except ImportError as error:
+        raise TokensUnavailable(
+            f"MRQA tokens for {entry.name('en')} need {pipeline.install or 'spaCy'}: "
+            f"install it ({error})"
+        ) from error
+
+
+def language_tokenizer_name(code: str) -> str:
+    """The name of language `code`'s MRQA tokenizer (spaCy's version, the pipeline and its
+    version, the packages it needs), read without importing spaCy; TokensUnavailable when none."""
+    entry = language(code)
+    pipeline = entry.mrqa_tokens
+    if pipeline is None:
+        raise TokensUnavailable(f"MRQA tokens: not available for {entry.name('en')}")
+    if pipeline.blank is None:
+        return spacy_model_name(pipeline.model)
+    return _blank_name(pipeline)
+
+
+def _blank_name(pipeline: Pipeline) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = [f"spacy {version('spacy')} {pipeline.model}"]
+    parts += [f"{path}={value}" for path, value in pipeline.config]
+    if pipeline.install:
+        try:
+            parts.append(f"{pipeline.install} {version(pipeline.install)}")
+        except PackageNotFoundError:
+            parts.append(f"{pipeline.install} (not installed)")
+    return " ".join(parts)
+
+
+@cache
+def _load_blank_tokenizer(pipeline: Pipeline) -> tuple[Callable[[str], Any], str]:
+    """A blank spaCy language's tokenizer, with the entry's config (spaCy's Korean without
+    mecab-ko, Chinese by characters); ImportError when its install is missing."""
+    import spacy
+
+    nlp = spacy.blank(pipeline.blank, config=pipeline.config_dict())
+    nlp.vocab.lex_attr_getters = {}
+    return nlp.tokenizer, _blank_name(pipeline)
+
+
 class SpacyTokenizer:
     """spaCy's tokenizer as (token, offset) pairs: one text (`__call__`) or a batch (`many`).
     `name` says which spaCy and which pipeline version (a cache of tokens is kept per name)."""
 
-    def __init__(self, tokenizer: Any, name: str = "") -> None:
-        self.tokenizer, self.name = tokenizer, name
+    def __init__(self, tokenizer: Any, name: str = "", *, spaces: bool = True) -> None:
+        # spaces=False leaves out whitespace tokens (spaCy's Thai tokenizer makes a token of
+        # every space); the pipelines of old keep them, so their tokens stay as they were.
+        self.tokenizer, self.name, self.spaces = tokenizer, name, spaces
 
     def __call__(self, text: str) -> list[Token]:
-        return [(token.text, token.idx) for token in self.tokenizer(text)]
+        return self._tokens(self.tokenizer(text))
 
     def many(self, texts: list[str]) -> list[list[Token]]:
-        docs = self.tokenizer.pipe(texts)
-        return [[(token.text, token.idx) for token in doc] for doc in docs]
+        return [self._tokens(doc) for doc in self.tokenizer.pipe(texts)]
+
+    def _tokens(self, doc) -> list[Token]:
+        if self.spaces:
+            return [(token.text, token.idx) for token in doc]
+        return [(token.text, token.idx) for token in doc if not token.text.isspace()]
 
 
 @cache

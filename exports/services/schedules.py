@@ -49,6 +49,7 @@ OPTION_NAMES = (
     "include_test_answers",
     "include_history",
     "squad_version",
+    "language",
 )
 FIELDS = ("name", "version", "frequency", "hour", "weekday", "keep_last", "enabled")
 DEFAULTS = {
@@ -104,14 +105,15 @@ def _checked(data: dict) -> dict:
     """Return the schedule's fields checked and canonical, or raise a ServiceError naming
     every bad field at once."""
     errors = _field_problems(data)
-    options = None
-    try:
-        options = check_options({name: data[name] for name in OPTION_NAMES if name in data})
-    except ServiceError as error:
-        errors |= error.errors
     campaigns = ()
     try:
         campaigns = check_campaigns(data.get("campaigns"))
+    except ServiceError as error:
+        errors |= error.errors
+    options = None
+    try:
+        chosen = {name: data[name] for name in OPTION_NAMES if name in data}
+        options = check_options(chosen | {"campaigns": list(campaigns)})
     except ServiceError as error:
         errors |= error.errors
     score_with = []
@@ -123,9 +125,14 @@ def _checked(data: dict) -> dict:
         errors |= error.errors
     if errors:
         raise ServiceError(errors)
+    # The group's campaigns are the schedule's own (not an option); its language is an option
+    # only when given: otherwise each snapshot takes its campaigns' language.
+    stored = {k: v for k, v in options.as_dict().items() if k != "campaigns"}
+    if "language" not in data:
+        del stored["language"]
     return {
         **{field: data[field] for field in FIELDS},
-        "options": options.as_dict(),
+        "options": stored,
         "campaigns": campaigns,
         "score_with": score_with,
     }

@@ -20,8 +20,9 @@ import struct
 from collections.abc import Callable
 
 from annotation.models import Question
-from corpus.models import Paragraph
-from exports.formats.mrqa import spacy_model_name, spacy_tokenizer
+from core.languages import find
+from corpus.models import Article, Paragraph
+from exports.formats.mrqa import TokensUnavailable, language_tokenizer, language_tokenizer_name
 from exports.models import TokenCache, TokenSweep
 
 Token = tuple[str, int]
@@ -81,23 +82,56 @@ SWEEP_BATCH = 2_000
 
 def tokens_ahead(*, tokenize=None) -> dict[str, int]:
     """Keep the tokens of every paragraph and question written since the last pass; return
-    how many of each were read. Safe to run twice at once (the same tokens, stored once)."""
-    name = tokenize.name if tokenize is not None else spacy_model_name()
+    how many of each were read. Safe to run twice at once (the same tokens, stored once).
+
+    Each language's texts get its own tokenizer (core.languages, `Language.mrqa_tokens`) and
+    its own sweep; a language without one, or whose install is missing, is left for the
+    export to report. `tokenize` given: that tokenizer, on every text.
+    """
+    if tokenize is not None:
+        return _sweep(tokenize.name, lambda: tokenize, Paragraph.objects, Question.objects)
+    done = {"paragraphs": 0, "questions": 0}
+    spoken = Article.objects.order_by().values_list("language", flat=True).distinct()
+    variants: dict[str, list[str]] = {}
+    for code in spoken:
+        entry = find(code)
+        if entry is not None and entry.mrqa_tokens is not None:
+            variants.setdefault(entry.code, []).append(code)
+    for base, codes in sorted(variants.items()):
+        try:
+            name = language_tokenizer_name(base)
+        except TokensUnavailable:
+            continue
+        counts = _sweep(
+            name,
+            lambda base=base: language_tokenizer(base),  # imports spaCy
+            Paragraph.objects.filter(article__language__in=codes),
+            Question.objects.filter(paragraph__article__language__in=codes),
+        )
+        done = {key: done[key] + counts[key] for key in done}
+    return done
+
+
+def _sweep(name: str, load, paragraphs, questions) -> dict[str, int]:
+    """Tokenize the texts of `paragraphs` and `questions` past the sweep of tokenizer `name`,
+    loading it (`load()`) only when there is something new."""
     sweep, _created = TokenSweep.objects.get_or_create(tokenizer=name)
     done = {"paragraphs": 0, "questions": 0}
     cached = None
-    for model, field, key in (
-        (Paragraph, "paragraph_id", "paragraphs"),
-        (Question, "question_id", "questions"),
+    for rows_of, field, key in (
+        (paragraphs, "paragraph_id", "paragraphs"),
+        (questions, "question_id", "questions"),
     ):
         while rows := list(
-            model.objects.filter(pk__gt=getattr(sweep, field))
+            rows_of.filter(pk__gt=getattr(sweep, field))
             .order_by("pk")
             .values_list("pk", "text")[:SWEEP_BATCH]
         ):
-            if cached is None:  # spaCy is loaded only when there is something to do
-                tokenize = tokenize or spacy_tokenizer()  # imports spaCy
-                cached = CachedTokenizer(tokenize, name)
+            if cached is None:
+                try:
+                    cached = CachedTokenizer(load(), name)
+                except TokensUnavailable:
+                    return done
             cached.many([text for _pk, text in rows])
             setattr(sweep, field, rows[-1][0])
             sweep.save(update_fields=[field, "updated_at"])

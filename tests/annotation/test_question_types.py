@@ -314,3 +314,16 @@ def test_piaf_questions_get_the_observed_types():
     assert len(questions) == 3835
     assert dict(counts) == PIAF_COUNTS
     assert counts["other"] / len(questions) < 0.15
+
+
+def test_the_french_rules_run_only_on_languages_whose_entry_names_them():
+    from annotation.question_types import UNAVAILABLE, classify_in
+
+    assert classify_in("fr", "Pourquoi le château fut-il construit ?") == "why"
+    assert classify_in("fr-CA", "Combien de tours a-t-il ?") == "how_many"
+    # "Quand" is French for when: an English, Thai or Chinese question is not read as French.
+    assert classify_in("en", "Quand was the castle built?") == UNAVAILABLE == ""
+    assert classify_in("th", "ปราสาทสร้างขึ้นเมื่อไร") == ""
+    assert classify_in("zh", "城堡是什么时候建造的？") == ""
+    assert classify_in("pt", "Quando foi construído?") == ""
+    assert UNAVAILABLE not in QuestionType.values

@@ -857,9 +857,11 @@ def test_one_says_no_answer_and_another_answers_the_same_unanswerable_question(
 
 def normalized(html: str, question, lease) -> str:
     """The answer page without what differs from one question to the next by nature."""
-    html = html.replace(escape(question.text), "QUESTION").replace(
-        f"/leases/{lease.pk}/", "/leases/N/"
-    ).replace(f'data-lease-id="{lease.pk}"', 'data-lease-id="N"')
+    html = (
+        html.replace(escape(question.text), "QUESTION")
+        .replace(f"/leases/{lease.pk}/", "/leases/N/")
+        .replace(f'data-lease-id="{lease.pk}"', 'data-lease-id="N"')
+    )
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
     return re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
 

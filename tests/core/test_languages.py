@@ -132,10 +132,24 @@ def test_reading_direction_question_marks_and_word_splitting():
     assert "。" in language("zh").splitting.sentence_ends
 
 
-def test_metric_mode_names_are_todays_normalizations():
-    assert language("fr").metric == "fquad-fr"
-    assert language("en").metric == "squad-en"
-    assert {e.metric for e in languages() if e.code not in ("fr", "en")} == {"word"}
+def test_each_language_names_its_communitys_metric_mode():
+    assert {entry.code: entry.metric for entry in languages()} == {
+        "fr": "fquad-fr",
+        "en": "squad-en",
+        "de": "mlqa-de",
+        "es": "mlqa-es",
+        "it": "chars",
+        "ro": "chars",
+        "tr": "chars",
+        "vi": "mlqa-vi",
+        "ru": "chars",
+        "el": "chars",
+        "ar": "mlqa-ar",
+        "hi": "mlqa-hi",
+        "th": "chars",
+        "zh": "mlqa-zh",
+        "ko": "korquad-chars",
+    }
 
 
 def test_names_in_the_interface_languages():

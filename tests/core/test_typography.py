@@ -47,7 +47,7 @@ def test_every_french_message_of_the_catalogue_has_its_spaces():
 def test_a_translated_message_wraps_with_its_colon_in_french_only():
     with translation.override("fr"):
         assert translation.gettext("Answer:") == f"Réponse{NBSP}:"
-        assert translation.gettext("A question ends with “?”.") == (
+        assert translation.gettext("A question ends with “%(mark)s”.") % {"mark": "?"} == (
             f"Une question se termine par «{NNBSP}?{NNBSP}»."
         )
     with translation.override("en"):

@@ -271,6 +271,7 @@ EXPECTED = {
     ],
     "paper": {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_match": 75.9}},
     "normalization": {"name": "fquad-fr", "version": "1"},
+    "language": "fr",
     # SQuAD 2.0's way (three judgments, "" for "no answer", the others' non-empty answers the
     # gold, else [""]):
     #   Q1, Q2 as above (no empty judgment): EM 2/3 each; F1 2.8/3 and 2.5/3
@@ -557,7 +558,7 @@ def test_the_report_scores_with_the_language_of_the_articles(answered):
     #   ann1: vs ann0 c=1, p=2, t=4 → 1/3; vs ann2 0 → 1/3
     #   ann2: vs ann0 c=1, p=1, t=4 → P=1, R=1/4, F1 2/5 → 2/5
     #   F1 (2/5 + 1/3 + 2/5)/3 = 17/45 → 340/9 (fquad-fr gave 520/9); EM 0
-    report = human_performance_report(split="test")
+    report = human_performance_report(split="test", language="en")
     assert report["normalization"] == {"name": "squad-en", "version": "1"}
     assert report["splits"]["test"]["f1"] == exactly(340 / 9)
     assert report["v2"]["test"]["f1"] == exactly(340 / 9)

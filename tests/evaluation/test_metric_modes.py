@@ -255,7 +255,7 @@ def test_the_plain_table_of_core_agrees_with_the_modes():
     assert metric_modes.ALIASES == ALIASES
     assert {
         language: norm.name for language, norm in LANGUAGE_NORMALIZATIONS.items()
-    } == metric_modes.LANGUAGE_MODES
+    } == {language: metric_modes.language_mode(language) for language in LANGUAGE_NORMALIZATIONS}
     assert metric_modes.mode_description("word") == metric_modes.mode_description("chars")
 
 

@@ -142,6 +142,7 @@ def test_an_admin_creates_lists_and_downloads_a_release(
         "include_test_answers": False,
         "include_history": True,
         "squad_version": "1.1",
+        "language": "fr",
     }
     assert (body["created_by"], body["files"], body["manifest"]) == ("boss", [], {})
 
@@ -231,6 +232,7 @@ def test_an_admin_creates_a_release_from_the_page(
         "include_test_answers": True,
         "include_history": False,
         "squad_version": "1.1",
+        "language": "fr",
     }
     assert sent.calls == [
         (BUILD, {"kwargs": {"job_pk": release.pk}, "retry": False, "queue": "export"})

@@ -275,6 +275,7 @@ def test_a_schedule_with_no_data_change_builds_nothing(data, boss):
         "include_test_answers": False,
         "include_history": False,
         "squad_version": "1.1",
+        "language": "fr",
     }
     schedule.refresh_from_db()
     assert schedule.last_fingerprint == first.fingerprint

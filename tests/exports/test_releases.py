@@ -823,6 +823,7 @@ def test_the_manifest_lists_every_other_file_with_the_digest_of_its_stored_bytes
         "include_test_answers": False,
         "include_history": True,
         "squad_version": "1.1",
+        "language": "fr",
     }
     listed = [entry["name"] for entry in manifest["files"]]
     assert sorted(listed) == sorted(set(file_names(release)) - {"manifest.json"})
@@ -1027,6 +1028,7 @@ def test_options_are_stored_in_canonical_order(boss):
         "include_test_answers": False,
         "include_history": False,
         "squad_version": "1.1",
+        "language": "fr",
     }
     assert (release.status, release.attempts, release.created_by) == ("pending", 0, boss)
 
@@ -1338,13 +1340,14 @@ def test_each_split_is_read_once_whatever_the_formats(ds, tmp_path):
             build_here(tmp_path, "-".join(formats), formats=formats, include_history=False)
         counted["+".join(formats)] = len(queries)
 
-    # 1 count of the questions per split (progress); per split its questions, their
+    # 1 read of the campaigns' languages (the release's language, exports.options); 1 count
+    # of the questions per split (progress); per split its questions, their
     # paragraphs, their answers and their reviews, plus the additional-answer leases on dev
     # and test (4 + 5 + 5); the datasheet: the articles to credit, the campaigns, the
     # question–answer differences (the dev sample, its labels: 2); the stored answer types
     # come with the answers (no query of their own). MRQA adds, per split (one batch of texts
     # here), the lookup of its kept tokens and the store of those it made (exports.services.tokens): 3 × 2.
-    assert counted == {"squad": 19, "squad+hf+mrqa": 19 + 6}
+    assert counted == {"squad": 20, "squad+hf+mrqa": 20 + 6}
 
 
 def test_a_build_reports_its_progress_as_it_reads_each_split(ds, tmp_path, monkeypatch):

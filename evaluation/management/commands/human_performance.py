@@ -1,4 +1,5 @@
 from core.commands import PlatformCommand
+from core.languages import codes
 from evaluation.selectors.human import human_performance_report
 
 
@@ -9,17 +10,20 @@ def _figure(value) -> str:
 class Command(PlatformCommand):
     help = (
         "Print FQuAD's human performance: each of a question's three answers in turn against "
-        "the two others, EM and F1 with the normalization of the questions' language (French: "
-        "fquad-fr), per split and per annotator; "
+        "the two others, EM and F1 with the language's normalization, per split and per "
+        "annotator; "
         'then SQuAD 2.0\'s, with unanswerable questions ("" = no answer), overall, answerable '
         "and unanswerable."
     )
 
     def add_command_arguments(self, parser):
         parser.add_argument("--split", choices=["train", "dev", "test"], default=None)
+        parser.add_argument(
+            "--language", choices=codes(), default=None, help="Default: WIKIPEDIA_LANGUAGE."
+        )
 
-    def run(self, *, split, **options):
-        return human_performance_report(split=split)
+    def run(self, *, split, language=None, **options):
+        return human_performance_report(split=split, language=language)
 
     def summary(self, result):
         norm = result["normalization"]

@@ -28,10 +28,17 @@ from annotation.models import Answer, QuestionType
 from annotation.selectors.questions import dataset_questions
 from annotation.services.answer_types import answer_types_store_chunk
 from core.i18n import Text
+from core.languages import find
+from core.languages import languages as all_languages
 from core.services.jobs import job_enqueue, job_run
-from corpus.models import Split
+from corpus.models import Article, Split
 from evaluation.models import DatasetAnalysis
-from evaluation.services.analysis.answer_types import AnswerType, answer_types, pipeline_name
+from evaluation.services.analysis.answer_types import (
+    AnswerType,
+    answer_types,
+    load_french,
+    pipeline_name,
+)
 
 WORD = re.compile(r"\w+")
 OVERLAP_BUCKETS = ((0, 20), (20, 40), (40, 60), (60, 80), (80, 101))
@@ -77,7 +84,23 @@ def _summary(values) -> dict:
 TAG_CHUNK = 2000  # answers typed, then saved in one transaction
 
 
-def typed_answers() -> QuerySet:
+def spoken_languages() -> list[str]:
+    """The language codes of the corpus's articles, as stored ("fr", "fr-ca", "th")."""
+    return sorted(Article.objects.order_by().values_list("language", flat=True).distinct())
+
+
+def pipeline_languages(model: str) -> list[str]:
+    """The stored language codes whose registry entry types answers with spaCy `model`."""
+    return [
+        code
+        for code in spoken_languages()
+        if (entry := find(code)) is not None
+        and entry.answer_types is not None
+        and entry.answer_types.model == model
+    ]
+
+
+def typed_answers(languages: list[str] | None = None) -> QuerySet:
     """Return the answers the analysis types and stores the type of: the original answers of
     the questions that count in the dataset (`dataset_questions`), at their right place.
 
@@ -85,15 +108,20 @@ def typed_answers() -> QuerySet:
     as the answer-length figures), nor the plausible spans of unanswerable questions, which
     answer nothing (docs/answer-types.md).
     """
-    return Answer.objects.filter(
+    answers = Answer.objects.filter(
         question__in=dataset_questions().values("pk"),
         kind=Answer.Kind.ORIGINAL,
         misaligned=False,
         no_answer=False,
     )
+    if languages is not None:  # the languages the pipeline types (core.languages)
+        answers = answers.filter(question__paragraph__article__language__in=languages)
+    return answers
 
 
-def answer_types_store(*, pipeline: str, nlp=None, report=None) -> int:
+def answer_types_store(
+    *, pipeline: str, nlp=None, report=None, languages: list[str] | None = None
+) -> int:
     """Type the answers of `typed_answers` not yet typed by `pipeline`; return how many.
 
     TAG_CHUNK answers at a time, paragraph by paragraph, each chunk saved in its own
@@ -103,7 +131,7 @@ def answer_types_store(*, pipeline: str, nlp=None, report=None) -> int:
     correction, which clears its type) is left untyped for the next chunk, not given the
     type of its old span.
     """
-    pending = typed_answers().exclude(answer_type_pipeline=pipeline)
+    pending = typed_answers(languages).exclude(answer_type_pipeline=pipeline)
     total, stored = pending.count(), 0
     while True:
         chunk = list(
@@ -172,16 +200,34 @@ def _unanswerable(split: str) -> list[tuple[str, str]]:
 
 
 def _work(analysis: DatasetAnalysis, report) -> str:
-    pipeline = pipeline_name()
-    typed = answer_types_store(
-        pipeline=pipeline,
-        report=lambda done, total: report(int(80 * done / (total or 1)), "answer types"),
-    )
+    # Answer types for the languages whose registry entry names a pipeline, each with its own
+    # (French's rules read French): another language's answers stay untyped, the page says so.
+    models = sorted({e.answer_types.model for e in all_languages() if e.answer_types})
+    pipeline, typed = "", 0
+    for model in models:
+        languages = pipeline_languages(model)
+        if not languages:
+            continue
+        nlp = load_french(model)
+        pipeline = pipeline_name(nlp)
+        typed += answer_types_store(
+            pipeline=pipeline,
+            nlp=nlp,
+            languages=languages,
+            report=lambda done, total: report(int(80 * done / (total or 1)), "answer types"),
+        )
+    spoken = spoken_languages()
     results = {
         "splits": {},
         "computed_at": timezone.now().isoformat(),
         "answer_types_pipeline": pipeline,
         "answer_types_stored": typed,
+        "languages": spoken,
+        # The languages of the corpus that lack a piece (core.languages), by piece.
+        "unavailable": {
+            piece: [code for code in spoken if not (find(code) and find(code).has(piece))]
+            for piece in ("question_types", "answer_types")
+        },
     }
     for i, split in enumerate(Split.values):
         report(80 + int(20 * i / len(Split.values)), split)

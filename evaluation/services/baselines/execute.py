@@ -66,7 +66,7 @@ def _stop_words_language(examples) -> str:
     """Return the sliding window's language: "fr" or "en" as the split's questions' language
     (the language that decides the normalization), "" (no stop words) for any other."""
     norm = release_split_normalization(question_ids=[e["id"] for e in examples])
-    return {FQUAD_FR.name: "fr", SQUAD_EN.name: "en"}.get(norm.name, "")
+    return {FQUAD_FR.name: "fr", SQUAD_EN.name: "en"}.get(norm.name, "")  # stop words: fr, en
 
 
 def _predict_lexical(run, split, examples, report):

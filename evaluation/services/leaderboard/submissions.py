@@ -86,8 +86,7 @@ def check_split(split) -> str:
 def release_split_normalization(*, question_ids) -> Normalization:
     """Return the normalization of the language of these questions' articles.
 
-    Each language's community mode (`evaluation.metrics.language_normalization`: French is
-    FQuAD's, English the official SQuAD script's, German MLQA's…; docs/metrics.md); a regional
+    The mode the language's registry entry names (`evaluation.metrics.language_normalization`); a regional
     code counts as its language (fr-ca is French). A release holds one language in practice;
     should it hold several, the language with the most of these questions decides.
     """

