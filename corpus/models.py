@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.i18n import translated
+from core.languages import find
 from core.models import CreatedBy, Job
 
 
@@ -116,9 +117,11 @@ class Article(models.Model):
         """
         if self.url:
             return self.url
-        language = self.language.split("-")[0]
+        entry = find(self.language)
         title = quote(self.title.replace(" ", "_"), safe="()',!:;")
-        return f"https://{language}.wikipedia.org/wiki/{title}"
+        if entry is None:
+            return f"https://{self.language.split('-')[0]}.wikipedia.org/wiki/{title}"
+        return f"{entry.wiki.article_url_prefix}{title}"
 
 
 class Paragraph(models.Model):

@@ -21,23 +21,25 @@ from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_GET
 
+from core.languages import language
 from corpus.readers import CorpusFileError, read_corpus_file
 
 PAGE_SIZE = 500
-END_MATTER = "== Notes et références =="
 
 
 @cache
-def _articles(path: str, modified: float) -> dict[str, str]:
+def _articles(path: str, modified: float, code: str) -> dict[str, str]:
     """Return {title: extract} of the file, as MediaWiki's plain-text extract writes it."""
     try:
         sources = read_corpus_file(Path(path))
     except CorpusFileError:
         return {}
+    # Each article ends with the language's first end-matter heading, as a real one would.
+    end_matter = f"== {language(code).end_matter[0]} =="
     pages = {}
     for source in sources:
         blocks = list(source.paragraphs) if source.text is None else [source.text]
-        pages[_normalized(source.title)] = "\n\n".join([*blocks, END_MATTER])
+        pages[_normalized(source.title)] = "\n\n".join([*blocks, end_matter])
     return pages
 
 
@@ -45,7 +47,7 @@ def _pages() -> dict[str, str]:
     path = settings.OFFLINE_WIKIPEDIA_FILE
     if not path or not Path(path).is_file():
         raise Http404
-    return _articles(str(path), Path(path).stat().st_mtime)
+    return _articles(str(path), Path(path).stat().st_mtime, settings.WIKIPEDIA_LANGUAGE)
 
 
 def _normalized(title: str) -> str:
@@ -58,8 +60,8 @@ def _page_id(title: str) -> int:
 
 
 def _url(title: str) -> str:
-    site = f"https://{settings.WIKIPEDIA_LANGUAGE.split('-')[0]}.wikipedia.org"
-    return f"{site}/wiki/" + quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
+    path = quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
+    return language(settings.WIKIPEDIA_LANGUAGE).wiki.article_url_prefix + path
 
 
 def _members(params, pages: dict[str, str]) -> dict:

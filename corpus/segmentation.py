@@ -9,7 +9,8 @@ records why every other block went, so that an admin can see what a scrape threw
 Rules, for each line:
 
 1. A heading line is dropped (``heading``) and opens a new section. A heading whose title,
-   normalised and lower-cased, is in ``END_MATTER[language]`` ends the article: that heading
+   normalised and lower-cased, is in ``END_MATTER[language]`` (the language's ``end_matter``
+   in the registry, ``core.languages``) ends the article: that heading
    and everything after it is one ``end_matter`` drop (notes, references, links are no prose).
 2. Table syntax is dropped (``table``): a line starting with ``{|``, ``|`` or ``!``, or a line
    with two or more ``|`` (cells) that does not end like a sentence; prose about mathematics
@@ -29,7 +30,9 @@ Rules, for each line:
    characters and no sentence-final punctuation (``. ! ? … :``, closing quotes and brackets
    aside). A lone short line is a caption or a lead-in, and goes as ``too_short``.
 5. What is left is prose: it is normalised (``normalize``) and kept if it has at least
-   ``min_chars`` characters (else ``too_short``) and at most ``max_chars`` (else ``too_long``).
+   ``min_chars`` characters (else ``too_short``; by default the language's rule: FQuAD's 500
+   French characters scaled to its script, ``core.languages``) and at most ``max_chars``
+   (else ``too_long``).
 
 A line that several rules drop gets the first reason tested: math spans are cut first (LaTeX
 holds ``}}`` and ``|``), then come table syntax at the start, markup, cells, list marker and
@@ -50,83 +53,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from core.languages import find, languages
+
 REASONS = ("heading", "end_matter", "list_item", "table", "markup", "too_short", "too_long")
 
 LIST_ITEM_MAX_CHARS = 200
 MARKUP_SHARE = 0.5
 EXCERPT_CHARS = 80
-
-_END_MATTER_TITLES = {
-    "fr": (
-        "Notes et références",
-        "Références",
-        "Voir aussi",
-        "Articles connexes",
-        "Liens externes",
-        "Bibliographie",
-        "Annexes",
-        "Notes",
-        "Sources",
-        # Singular and combined forms that French articles also use.
-        "Note",
-        "Référence",
-        "Article connexe",
-        "Lien externe",
-        "Annexe",
-        "Source",
-        "Notes et sources",
-        "Sources et références",
-        "Références et notes",
-    ),
-    "en": (
-        "References",
-        "See also",
-        "External links",
-        "Further reading",
-        "Notes",
-        "Bibliography",
-        "Sources",
-        "Notes and references",
-        "Footnotes",
-        "Citations",
-        "Works cited",
-        "External link",
-    ),
-    "de": (
-        "Siehe auch",
-        "Literatur",
-        "Weblinks",
-        "Einzelnachweise",
-        "Anmerkungen",
-        "Quellen",
-        "Referenzen",
-        "Belege",
-        "Fußnoten",
-        "Weiterführende Literatur",
-    ),
-    "es": (
-        "Véase también",
-        "Referencias",
-        "Notas",
-        "Bibliografía",
-        "Enlaces externos",
-        "Notas y referencias",
-        "Fuentes",
-        "Lecturas adicionales",
-        "Otras lecturas",
-    ),
-    "it": (
-        "Note",
-        "Bibliografia",
-        "Voci correlate",
-        "Altri progetti",
-        "Collegamenti esterni",
-        "Riferimenti",
-        "Fonti",
-        "Note e riferimenti",
-        "Approfondimenti",
-    ),
-}
 
 
 def normalize(text: str) -> str:
@@ -141,9 +74,10 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+# Each language's end-matter titles come from its entry in the registry (core.languages).
 END_MATTER: dict[str, frozenset[str]] = {
-    language: frozenset(normalize(title).lower() for title in titles)
-    for language, titles in _END_MATTER_TITLES.items()
+    entry.code: frozenset(normalize(title).lower() for title in entry.end_matter)
+    for entry in languages()
 }
 
 _HEADING = re.compile(r"\s*(={2,6})\s*(\S.*?)\s*\1\s*")
@@ -182,10 +116,20 @@ class Segmentation:
 
 
 def segment(
-    extract: str, *, language: str = "fr", min_chars: int = 500, max_chars: int | None = None
+    extract: str,
+    *,
+    language: str = "fr",
+    min_chars: int | None = None,
+    max_chars: int | None = None,
 ) -> Segmentation:
-    """Split ``extract`` into kept paragraphs and the drops, both in article order."""
+    """Split ``extract`` into kept paragraphs and the drops, both in article order.
+
+    ``min_chars`` defaults to the language's rule: FQuAD's 500 French characters scaled to
+    its script (``core.languages``: 162 for Chinese, 442 for Arabic).
+    """
     end_titles = _end_matter_titles(language)
+    if min_chars is None:
+        min_chars = find(language).min_chars
     if max_chars is not None and max_chars < min_chars:
         raise ValueError(f"max_chars ({max_chars}) is below min_chars ({min_chars})")
     blocks = _classify(extract.splitlines(), end_titles)
@@ -195,13 +139,13 @@ def segment(
 
 def _end_matter_titles(language: str) -> frozenset[str]:
     """Return the end-matter titles of ``language`` ("fr", "fr-CA"...) or say what is missing."""
-    code = language.lower()
-    titles = END_MATTER.get(code) or END_MATTER.get(code.split("-")[0])
+    entry = find(language)
+    titles = END_MATTER.get(entry.code) if entry is not None else None
     if titles is None:
         known = ", ".join(sorted(END_MATTER))
         raise ValueError(
             f"no end-matter section titles for language {language!r} (known: {known}); "
-            "add them to corpus.segmentation.END_MATTER"
+            "add the language to the registry, core/languages/catalogue.py"
         )
     return titles
 

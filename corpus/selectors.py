@@ -14,6 +14,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Length
 
 from core.figures import Figure, bounded_count
+from core.languages import wiki_api_url
 from core.pagination import KeysetPage, keyset_page
 from corpus.models import Article, Paragraph, ScrapeLogEntry, ScrapeRun, Split
 
@@ -124,8 +125,7 @@ def scraping_source() -> dict:
     return {
         "offline": offline,
         "file": Path(settings.OFFLINE_WIKIPEDIA_FILE).name if offline else "",
-        "api_url": settings.WIKIPEDIA_API_URL
-        or f"https://{settings.WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php",
+        "api_url": settings.WIKIPEDIA_API_URL or wiki_api_url(settings.WIKIPEDIA_LANGUAGE),
         "user_agent_missing": not settings.WIKIPEDIA_USER_AGENT.strip(),
     }
 

@@ -22,16 +22,12 @@ import httpx
 import wikipediaapi
 from django.conf import settings
 
+from core.languages import languages, wiki_api_url
 from corpus.mediawiki import MediaWiki, Pacer, WikipediaError
 
 MAIN_NAMESPACE = wikipediaapi.Namespace.MAIN
-CATEGORY_PREFIXES = {
-    "fr": "Catégorie",
-    "en": "Category",
-    "de": "Kategorie",
-    "es": "Categoría",
-    "it": "Categoria",
-}
+# The local name of each wiki's Category namespace, from the registry of languages.
+CATEGORY_PREFIXES = {entry.code: entry.wiki.category_prefix for entry in languages()}
 CANONICAL_CATEGORY_PREFIX = "Category"  # understood by every MediaWiki, whatever its language
 USER_AGENT_MISSING = (
     "WIKIPEDIA_USER_AGENT is not set: Wikimedia asks for a descriptive user agent with a "
@@ -209,13 +205,13 @@ def client_from_settings(**overrides: Any) -> WikipediaClient:
         "timeout": float(settings.WIKIPEDIA_TIMEOUT),
         "max_retries": int(settings.WIKIPEDIA_MAX_RETRIES),
     }
-    default_url = f"https://{settings.WIKIPEDIA_LANGUAGE}.wikipedia.org/w/api.php"
+    default_url = wiki_api_url(settings.WIKIPEDIA_LANGUAGE)
     if "language" in overrides and "api_url" not in overrides and options["api_url"] == default_url:
         # Another language on the default address means that language's Wikipedia; an address
         # set on purpose (a mirror, a local server) is kept.
         language = str(overrides["language"] or "").strip().lower()
         if LANGUAGE_RE.match(language):
-            options["api_url"] = f"https://{language}.wikipedia.org/w/api.php"
+            options["api_url"] = wiki_api_url(language)
     options.update(overrides)
     if not str(options["user_agent"] or "").strip():
         raise WikipediaError(USER_AGENT_MISSING)

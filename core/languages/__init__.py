@@ -81,6 +81,14 @@ def is_known(code: str | None) -> bool:
     return find(code) is not None
 
 
+def wiki_api_url(code: str) -> str:
+    """The API address of a language's Wikipedia: its entry's wiki, else (a code the registry
+    lacks, or a regional one such as "zh-yue", a wiki of its own) <code>.wikipedia.org."""
+    code = (code or "").strip().lower()
+    entry = LANGUAGES.get(code)
+    return entry.wiki.api_url if entry is not None else f"https://{code}.wikipedia.org/w/api.php"
+
+
 __all__ = [
     "CODE_RE",
     "DIRECTIONS",
@@ -101,4 +109,5 @@ __all__ = [
     "is_known",
     "language",
     "languages",
+    "wiki_api_url",
 ]

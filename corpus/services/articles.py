@@ -13,9 +13,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
+from core.languages import codes, is_known
+from core.languages import language as language_entry
 from corpus.models import Article, Paragraph, Split
 from corpus.readers import CorpusFileError, SourceArticle, read_corpus_file
-from corpus.segmentation import END_MATTER, segment
+from corpus.segmentation import segment
 from corpus.signals import articles_changed
 from corpus.splits import assign_splits
 
@@ -35,21 +37,28 @@ def check_wave(wave: str) -> dict[str, list[str]]:
 
 
 def check_language(language: str) -> dict[str, list[str]]:
-    """Accept a Wikipedia language code whose end-matter sections segmentation knows."""
+    """Accept a Wikipedia language code that the registry of languages has an entry for."""
     if not LANGUAGE.match(language or ""):
         return {"language": [_("A language is a Wikipedia language code, like fr or en.")]}
-    if language not in END_MATTER and language.split("-")[0] not in END_MATTER:
-        known = ", ".join(sorted(END_MATTER))
+    if not is_known(language):
         return {
             "language": [
                 _(
-                    "Segmentation knows the end-matter sections of %(known)s only; "
-                    "add the language to corpus/segmentation.py first."
+                    "The platform knows the languages %(known)s only; add the language "
+                    "to the registry (core/languages/catalogue.py, see docs/languages.md) first."
                 )
-                % {"known": known}
+                % {"known": ", ".join(codes())}
             ]
         }
     return {}
+
+
+def paragraph_bounds(language: str) -> tuple[int, int | None]:
+    """Return the (min, max) paragraph lengths of a language: the settings' bounds, which are
+    French characters (FQuAD's 500), scaled by the language's length ratio (core.languages)."""
+    rule = language_entry(language).paragraphs
+    most = settings.CORPUS_MAX_PARAGRAPH_CHARS
+    return rule.min_chars(settings.CORPUS_MIN_PARAGRAPH_CHARS), most and rule.min_chars(most)
 
 
 def article_store(
@@ -109,11 +118,9 @@ class LoadResult:
 def _paragraphs_of(source: SourceArticle, language: str) -> list[str]:
     if source.text is None:
         return source.paragraphs
+    min_chars, max_chars = paragraph_bounds(language)
     return segment(
-        source.text,
-        language=language,
-        min_chars=settings.CORPUS_MIN_PARAGRAPH_CHARS,
-        max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
+        source.text, language=language, min_chars=min_chars, max_chars=max_chars
     ).paragraphs
 
 

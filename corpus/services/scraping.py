@@ -26,6 +26,7 @@ from corpus.services.articles import (
     check_wave,
     corpus_analyze,
     current_splits,
+    paragraph_bounds,
 )
 from corpus.splits import SamplingError, assign_splits, sample_titles
 from corpus.wikipedia import WikipediaError, client_from_settings
@@ -69,6 +70,8 @@ def scrape_run_start(
         ]
     if errors:
         raise ServiceError(errors)
+    # The run records the bounds of its language: the settings' French characters, scaled.
+    min_chars, max_chars = paragraph_bounds(language)
     with transaction.atomic():
         run = ScrapeRun.objects.create(
             category=category,
@@ -78,8 +81,8 @@ def scrape_run_start(
             wave=wave,
             ratios=settings.CORPUS_SPLIT_RATIOS,
             created_by=created_by,
-            min_chars=settings.CORPUS_MIN_PARAGRAPH_CHARS,
-            max_chars=settings.CORPUS_MAX_PARAGRAPH_CHARS,
+            min_chars=min_chars,
+            max_chars=max_chars,
         )
         if enqueue:
             job_enqueue(job=run, task=SCRAPE_TASK, queue="scrape")

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import httpx
 
+from core.languages import languages
 from tests.needs import PIAF, require_file
 
 PIAF_PATH = PIAF
@@ -57,7 +58,9 @@ NAMESPACES = {
     "Portail": 100,
     "Projet": 102,
 }
-CATEGORY_PREFIXES = ("Catégorie", "Category")
+# French and canonical, and every other wiki's local name, so that a test may stand this wiki
+# in for another language's (the registry of languages holds the names).
+CATEGORY_PREFIXES = ("Catégorie", "Category", *(e.wiki.category_prefix for e in languages()))
 # Wikimedia refuses generic client user agents (User-Agent policy).
 GENERIC_AGENTS = ("python-httpx/", "python-urllib/", "python-requests/")
 JSON_TYPE = "application/json; charset=utf-8"

@@ -315,7 +315,11 @@ def test_a_language_segmentation_does_not_know_is_refused(db):
     with pytest.raises(ServiceError) as error:
         start(language="pt")
     assert list(error.value.errors) == ["language"]
-    assert "de, en, es, fr, it" in error.value.errors["language"][0]
+    assert error.value.errors["language"] == [
+        "La plateforme ne connaît que les langues fr, en, de, es, it, ro, tr, vi, ru, el, ar, hi, "
+        "th, zh, ko\u202f; ajoutez d’abord la langue au registre (core/languages/catalogue.py, "
+        "voir docs/languages.md)."
+    ]
     assert ScrapeRun.objects.count() == 0
 
 

@@ -127,7 +127,8 @@ def test_a_title_that_ends_matter_in_french_is_prose_in_german():
 
 def test_an_unknown_language_is_refused_with_what_to_do():
     with pytest.raises(
-        ValueError, match=r"language 'xx'.*add them to corpus.segmentation.END_MATTER"
+        ValueError,
+        match=r"language 'xx'.*add the language to the registry, core/languages/catalogue.py",
     ):
         segment(INTRO, language="xx")
 
@@ -442,3 +443,25 @@ def test_kept_paragraphs_are_long_enough_normalised_and_on_one_line(text, min_ch
         assert paragraph == normalize(paragraph)
         assert "\n" not in paragraph
     assert all(drop.reason in REASONS for drop in result.dropped)
+
+
+def test_the_default_length_bound_is_the_languages_rule():
+    """FQuAD's 500 French characters are 162 Chinese ones (core.languages)."""
+    chinese = "长城是中国古代的军事防御工程。" * 11  # 165 characters
+    assert len(chinese) == 165
+
+    assert segment(chinese, language="zh").paragraphs == [chinese]
+    assert segment(chinese[:161], language="zh").dropped[0].reason == "too_short"
+    assert segment(chinese, language="zh", min_chars=500).paragraphs == []
+    assert segment(chinese, language="fr").paragraphs == []
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("zh", "参考文献"), ("ar", "المراجع"), ("th", "อ้างอิง"), ("ko", "각주"), ("ru", "Примечания")],
+)
+def test_end_matter_in_other_scripts(language, heading):
+    result = segment(f"{INTRO}\n== {heading} ==\n{HISTORY}", language=language, min_chars=10)
+
+    assert result.paragraphs == [INTRO]
+    assert [drop.reason for drop in result.dropped] == ["end_matter"]
