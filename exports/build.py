@@ -30,7 +30,7 @@ from exports.dataset import articles_of, question_chunks
 from exports.datasheet.figures import SheetFigures, model_in_the_loop_figures
 from exports.datasheet.markdown import datasheet_markdown
 from exports.formats import FORMATS
-from exports.formats.mrqa import spacy_tokenizer
+from exports.formats.mrqa import language_tokenizer
 from exports.formats.records import (
     ExportCounts,
     ExportParagraph,
@@ -207,7 +207,7 @@ def _writers(
     for fmt in options.formats:
         extra = {}
         if fmt == "mrqa":  # spaCy's tokens, kept between exports (exports.services.tokens)
-            spacy = spacy_tokenizer()
+            spacy = language_tokenizer(options.language)  # the release's language's pipeline
             tokenize = CachedTokenizer(spacy, spacy.name)
             extra = {"dataset": name, "split": split, "tokenize": tokenize}
         elif fmt == "squad" and options.unanswerable:

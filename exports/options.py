@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from annotation.models import Campaign
 from core.errors import ServiceError
+from core.languages import codes, is_known
 from corpus.models import Split
 from exports.dataset import Selection
 from exports.formats import FORMATS
@@ -28,15 +30,21 @@ class ReleaseOptions:
     squad_version: str = "1.1"  # "2.0": unanswerable questions too (SQuAD 2.0, FQuAD 2.0)
     # The campaigns whose questions the release takes, by id (sorted); () for every campaign.
     campaigns: tuple[int, ...] = ()
+    # The one language of the release's questions (a registry code): given, else its
+    # campaigns' language, else the site's (settings.WIKIPEDIA_LANGUAGE). docs/languages.md.
+    language: str = ""
 
     def as_dict(self) -> dict:
-        """The options as stored; `campaigns` only when some are chosen, so that a release of
-        every campaign keeps the options (and manifest) releases always had."""
+        """The options as stored; `campaigns` only when some are chosen and `language` only when
+        it is not the site's, so that a release of every campaign in the site's language keeps
+        the options (and manifest) releases always had."""
         data = asdict(self)
         if self.campaigns:
             data["campaigns"] = list(self.campaigns)
         else:
             del data["campaigns"]
+        if self.language == settings.WIKIPEDIA_LANGUAGE:
+            del data["language"]
         return data
 
     @property
@@ -68,6 +76,12 @@ def check_options(data: dict) -> ReleaseOptions:
         campaigns = check_campaigns(campaigns)
     except ServiceError as error:
         errors |= error.errors
+    language = ""
+    if not errors:
+        try:
+            language = check_language(data.get("language"), campaigns)
+        except ServiceError as error:
+            errors |= error.errors
     if errors:
         raise ServiceError(errors)
     return ReleaseOptions(
@@ -76,7 +90,32 @@ def check_options(data: dict) -> ReleaseOptions:
         **{name: data.get(name, False) for name in flags},
         squad_version=squad_version,
         campaigns=campaigns,
+        language=language,
     )
+
+
+def check_language(value, campaigns: tuple[int, ...]) -> str:
+    """Return the release's one language: `value` (a code of the registry), else the language
+    of its campaigns, else the site's. Refuse an unknown code (`language`), and campaigns in
+    several languages or in another language than the one given (`campaigns`): a release
+    never mixes languages (issue 27)."""
+    if value not in (None, "") and (not isinstance(value, str) or not is_known(value)):
+        known = ", ".join(codes())
+        message = _("Choose a language of the platform: %(known)s.") % {"known": known}
+        raise ServiceError({"language": [message]})
+    found = sorted(
+        set(Campaign.objects.filter(pk__in=campaigns).values_list("language", flat=True))
+    )
+    if value and found and found != [value]:
+        message = _("These campaigns are not in %(language)s: choose campaigns of one language.")
+        raise ServiceError({"campaigns": [message % {"language": value}]})
+    if len(found) > 1:
+        message = _(
+            "These campaigns are in several languages (%(languages)s): "
+            "a release holds one language; make one release per language."
+        )
+        raise ServiceError({"campaigns": [message % {"languages": ", ".join(found)}]})
+    return value or (found[0] if found else settings.WIKIPEDIA_LANGUAGE)
 
 
 def check_campaigns(value) -> tuple[int, ...]:
@@ -107,4 +146,5 @@ def split_selection(options: ReleaseOptions, split: str) -> Selection:
         approved_only=options.approved_only,
         unanswerable=options.unanswerable,
         campaigns=options.campaigns,
+        language=options.language or None,
     )

@@ -8,7 +8,7 @@ original one, of the account `squad-import`; the others are additional answers o
 An unanswerable question (SQuAD 2.0 `is_impossible`) keeps its plausible answers the same way,
 as answers of kind `plausible` (the first by `squad-import`, then `squad-import-2`…); it may
 have none. The caller leaves out the questions whose id is already in the platform
-(`annotation.selectors.questions.source_ids_stored`); should another import store one
+(`annotation.selectors.questions.source_ids_stored`, in the language's campaigns); should another import store one
 meanwhile, the unique `source_id` refuses it and the transaction rolls back.
 """
 

@@ -100,6 +100,12 @@ class ReleaseCreateSerializer(serializers.Serializer):
         help_text="The campaigns whose questions the release takes, by id (left out or []: "
         "every campaign; docs/release-schedules.md).",
     )
+    language = serializers.CharField(
+        required=False,
+        max_length=12,
+        help_text="The release's one language (a code of the registry, docs/languages.md); "
+        "left out: its campaigns' language, else the site's. A release never mixes languages.",
+    )
     score_with = serializers.JSONField(
         required=False,
         help_text='Baselines to run once built (docs/release-scoring.md): [{"kind": "lexical"}, '

@@ -28,7 +28,9 @@ HF files of that split do: none of its questions shows an answer, and leaving so
 tell which ones cannot be answered.
 
 The task tokenized with spaCy; so do we by default (`spacy_tokenizer`, the `fr_core_news_sm`
-tokenizer alone). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
+tokenizer alone); a release in another language tokenizes with its registry entry's
+`mrqa_tokens` pipeline (`language_tokenizer`: spaCy's blank tokenizer of the language,
+"blank:zh" with one token per character, "blank:th" with PyThaiNLP). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
 such as `simple_tokenizer`, which needs nothing installed; one that also has a
 `many(texts)` method (spaCy's has) is given a batch of texts at a time. The gzip stream is
 deterministic (mtime 0, no file name, level 9), so the same records and tokenizer always give
@@ -46,6 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, BinaryIO
 
+from core.languages import language as language_entry
 from exports.formats.offsets import find_occurrences
 from exports.formats.records import (
     ExportCounts,
@@ -248,6 +251,31 @@ def spacy_model_name(model: str = SPACY_MODEL) -> str:
     from importlib.metadata import version
 
     return f"spacy {version('spacy')} {model} {version(model)}"
+
+
+def language_tokenizer(code: str) -> SpacyTokenizer:
+    """Return the tokenizer of a language's MRQA pipeline (core.languages: `mrqa_tokens`):
+    an installed pipeline (French: fr_core_news_sm) or spaCy's blank one for the language."""
+    pipeline = language_entry(code).mrqa_tokens
+    if pipeline is None:
+        raise ValueError(f"MRQA tokens: not available for {language_entry(code).name()}")
+    if pipeline.blank is None:
+        return spacy_tokenizer(pipeline.model)
+    return SpacyTokenizer(*_load_blank_tokenizer(pipeline))
+
+
+@cache
+def _load_blank_tokenizer(pipeline) -> tuple[Callable[[str], Any], str]:
+    import json
+    from importlib.metadata import version
+
+    import spacy
+
+    config = pipeline.config_dict()
+    nlp = spacy.blank(pipeline.blank, config=config)
+    nlp.vocab.lex_attr_getters = {}  # as in _load_spacy_tokenizer: the same tokens, faster
+    extra = f" {json.dumps(config, sort_keys=True)}" if config else ""
+    return nlp.tokenizer, f"spacy {version('spacy')} {pipeline.model}{extra}"
 
 
 class SpacyTokenizer:
