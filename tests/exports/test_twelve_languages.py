@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
+from core.errors import ServiceError
 from core.languages import language
 from core.roles import Role
 from corpus.models import Paragraph
@@ -30,7 +31,7 @@ from corpus.segmentation import normalize, segment
 from corpus.services.scraping import scrape_run_execute, scrape_run_start
 from corpus.wikipedia import WikipediaClient
 from exports.models import Release
-from exports.services.releases import release_build
+from exports.services.releases import release_build, release_create
 from tests.corpus.fake_mediawiki import FakeMediaWiki, article_extract, piaf_articles
 from tests.factories import UserFactory
 from tests.needs import SHARED_DATA, require_file
@@ -323,3 +324,115 @@ def test_a_language_goes_from_its_wiki_to_a_release_and_back(
     assert (report["questions_imported"], report["answers_imported"]) == (1190, 1190)
     assert (report["duplicates"], report["problems"], report["misaligned"]) == ([], [], [])
     assert Question.objects.filter(campaign__language=code).count() == 1190 + 2 * QUESTIONS
+
+
+def write_questions(campaign, user) -> list[str]:
+    """Three questions on the paragraph the campaign gives; return the paragraph's text."""
+    lease = lease_claim_next(campaign=campaign, annotator=user).lease
+    text = lease.paragraph.text
+    words = [w for w in text.split() if len(w) > 1][:3]
+    questions_submit(
+        lease=lease,
+        questions=[
+            {
+                "text": f"{campaign.language} {i} {w}",
+                "answer_start": text.index(w),
+                "answer_text": w,
+                "seconds_spent": 30,
+            }
+            for i, w in enumerate(words)
+        ],
+    )
+    return text
+
+
+def test_one_platform_holds_three_languages_and_none_leaks_into_another(db, releases_folder):
+    piaf = dict(list(piaf_articles().items())[:2])
+    scrape("fr", pages={t: article_extract(c) for t, c in piaf.items()})
+    scrape("zh")
+    scrape("ar")
+    admin = UserFactory(username="admin", roles=[Role.ADMIN])
+    author = UserFactory(username="author", roles=[Role.ANNOTATOR])
+    campaigns = {
+        code: campaign_create(name=f"Q {code}", language=code) for code in ("fr", "zh", "ar")
+    }
+
+    written = {code: write_questions(campaign, author) for code, campaign in campaigns.items()}
+    for code, text in written.items():  # each campaign gave a paragraph of its own language
+        assert Paragraph.objects.get(text=text).article.language == code
+
+    def release(name, **options):
+        made = release_create(
+            created_by=admin,
+            name=name,
+            version="1",
+            formats=["squad"],
+            include_test_answers=True,
+            **options,
+        )
+        release_build(release=made)
+        made.refresh_from_db()
+        assert made.status == "succeeded", made.error
+        contexts, questions = set(), []
+        for split in ("train", "dev", "test"):
+            data = json.loads(read_release(releases_folder, made, f"squad-{split}.json"))
+            for article in data["data"]:
+                for paragraph in article["paragraphs"]:
+                    contexts.add(paragraph["context"])
+                    questions += [qa["question"] for qa in paragraph["qas"]]
+        return contexts, sorted(questions)
+
+    # A release of every campaign holds the site's language only (French).
+    french = sorted(
+        Question.objects.filter(campaign=campaigns["fr"]).values_list("text", flat=True)
+    )
+    assert release("all") == ({written["fr"]}, french)
+    for code in ("zh", "ar"):
+        by_language = release(f"only-{code}", language=code)
+        by_campaign = release(f"campaign-{code}", campaigns=[campaigns[code].pk])
+        expected = sorted(
+            Question.objects.filter(campaign=campaigns[code]).values_list("text", flat=True)
+        )
+        assert by_language == by_campaign == ({written[code]}, expected)
+        assert len(expected) == 3
+    with pytest.raises(ServiceError) as mixed:
+        release_create(
+            created_by=admin,
+            name="mixed",
+            version="1",
+            formats=["squad"],
+            campaigns=[campaigns["zh"].pk, campaigns["ar"].pk],
+        )
+    assert list(mixed.value.errors) == ["campaigns"]
+    with pytest.raises(ServiceError) as other:
+        release_create(
+            created_by=admin,
+            name="other",
+            version="1",
+            formats=["squad"],
+            language="zh",
+            campaigns=[campaigns["fr"].pk],
+        )
+    assert list(other.value.errors) == ["campaigns"]
+    with pytest.raises(ServiceError) as unknown:
+        release_create(
+            created_by=admin, name="unknown", version="1", formats=["squad"], language="xx"
+        )
+    assert list(unknown.value.errors) == ["language"]
+    assert Release.objects.count() == 5
+
+    # XQuAD gives a question the same id in every language: each language imports all of its.
+    for code in ("zh", "ar"):
+        out = StringIO()
+        call_command(
+            "import_squad",
+            str(xquad_path(code)),
+            "--wave",
+            "2.0",
+            "--language",
+            code,
+            "--json",
+            stdout=out,
+        )
+        report = json.loads(out.getvalue())
+        assert (report["questions_imported"], report["duplicates"]) == (1190, [])
