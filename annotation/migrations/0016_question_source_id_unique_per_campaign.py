@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotation', '0015_answer_types'),
-        ('corpus', '0007_scrapelog_run_time'),
+        ("annotation", "0015_answer_types"),
+        ("corpus", "0007_scrapelog_run_time"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='question',
-            name='annotation_question_one_per_source_id',
+            model_name="question",
+            name="annotation_question_one_per_source_id",
         ),
         migrations.AddConstraint(
-            model_name='question',
-            constraint=models.UniqueConstraint(condition=models.Q(('source_id', ''), _negated=True), fields=('campaign', 'source_id'), name='annotation_question_one_per_campaign_source_id'),
+            model_name="question",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("source_id", ""), _negated=True),
+                fields=("campaign", "source_id"),
+                name="annotation_question_one_per_campaign_source_id",
+            ),
         ),
     ]

@@ -30,16 +30,18 @@ tell which ones cannot be answered.
 The task tokenized with spaCy; so do we by default (`spacy_tokenizer`, the `fr_core_news_sm`
 tokenizer alone); a release in another language tokenizes with its registry entry's
 `mrqa_tokens` pipeline (`language_tokenizer`: spaCy's blank tokenizer of the language,
-"blank:zh" with one token per character, "blank:th" with PyThaiNLP). Any `tokenize(text) -> [(token, char_offset), ...]` can be passed instead,
-such as `simple_tokenizer`, which needs nothing installed; one that also has a
-`many(texts)` method (spaCy's has) is given a batch of texts at a time. The gzip stream is
-deterministic (mtime 0, no file name, level 9), so the same records and tokenizer always give
-the same bytes, however they are batched.
+"blank:zh" with one token per character, "blank:th" with PyThaiNLP). Any
+`tokenize(text) -> [(token, char_offset), ...]` can be passed instead, such as
+`simple_tokenizer`, which needs nothing installed; one that also has a `many(texts)` method
+(spaCy's has) is given a batch of texts at a time. The gzip stream is deterministic (mtime 0,
+no file name, level 9), so the same records and tokenizer always give the same bytes, however
+they are batched.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from bisect import bisect_right
 from collections import deque
@@ -266,7 +268,6 @@ def language_tokenizer(code: str) -> SpacyTokenizer:
 
 @cache
 def _load_blank_tokenizer(pipeline) -> tuple[Callable[[str], Any], str]:
-    import json
     from importlib.metadata import version
 
     import spacy
