@@ -13,7 +13,7 @@ from core.parsers import DepthLimitedJSONParser
 from core.permissions import HoldsARole
 from core.schema import ID_SCHEMA, error_responses
 from core.services.figure_jobs import figure_read
-from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.selectors.human import HUMAN_FIGURE, release_human_params
 from evaluation.services.leaderboard.board import leaderboard
 from evaluation.services.leaderboard.submissions import (
     SPLITS,
@@ -171,7 +171,9 @@ class SubmissionsView(APIView):
     def get(self, request):
         release = leaderboard_release(release_id=request.query_params.get("release"))
         split = check_split(request.query_params.get("split"))
-        human = figure_read(HUMAN_FIGURE).value  # None while it is being computed: no row
+        human = figure_read(
+            HUMAN_FIGURE, **release_human_params(release)
+        ).value  # None while it is being computed: no row
         rows = leaderboard(release=release, split=split, human=human)
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 
+from django.conf import settings
 from django.db.models import Exists, Max, OuterRef
 
 from annotation.models import Answer, Review
@@ -47,14 +48,16 @@ PAPER = {"dev": {"f1": 92.1, "exact_match": 78.3}, "test": {"f1": 91.2, "exact_m
 CHUNK = 5000  # answers read per round trip
 
 
-def _answers(split: str | None):
+def _answers(split: str | None, language: str):
     """The answers of the questions that count in a v2.0 dataset (unanswerable ones too) and
     have an additional answer (a misaligned imported answer and the plausible spans of
     unanswerable questions are left out), a question's together, as tuples (question id,
     split, text, no answer, author, unanswerable): one query, read in chunks, so that 800,000
     questions are scored in the memory of their figures only."""
     additional = Answer.objects.filter(question=OuterRef("pk"), kind=Answer.Kind.ADDITIONAL)
-    questions = dataset_questions(split=split, unanswerable=True).filter(Exists(additional))
+    questions = dataset_questions(split=split, unanswerable=True, language=language).filter(
+        Exists(additional)
+    )
     return (
         Answer.objects.filter(misaligned=False, question__in=questions.values("pk"))
         .exclude(kind=Answer.Kind.PLAUSIBLE)
@@ -107,14 +110,16 @@ def _v2_group(prefix: str, exact: float, f1: float, total: int) -> dict:
     }
 
 
-def human_performance_report(*, split: str | None = None) -> dict:
+def human_performance_report(*, split: str | None = None, language: str | None = None) -> dict:
     """Return {"splits": {split: figures}, "v2": {split: figures}, "annotators": [...],
-    "paper": PAPER, "normalization": …}."""
+    "paper": PAPER, "normalization": …}, over the questions of one language (`language`, else
+    the site's: settings.WIKIPEDIA_LANGUAGE); the answers of two languages never mix."""
+    language = language or settings.WIKIPEDIA_LANGUAGE
     per_split: dict[str, list[list[str]]] = defaultdict(list)
     unanswerable: dict[str, int] = defaultdict(int)
     per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
     v2: dict[str, _V2Sums] = defaultdict(_V2Sums)
-    for _question, group in groupby(_answers(split), key=lambda row: row[0]):
+    for _question, group in groupby(_answers(split, language), key=lambda row: row[0]):
         answers = list(group)
         name, impossible = answers[0][1], answers[0][5]
         # v2.0: the author's judgment of an unanswerable question is "no answer" (no row)
@@ -165,12 +170,22 @@ HUMAN_FIGURE = "evaluation.human_performance"
 SMALL_ANSWERS = 10_000  # scored in about 0.1 s (8.5 µs an answer, and its read)
 
 
-def human_params(split: str | None = None) -> dict:
-    return {"split": split} if split else {}
+def human_params(split: str | None = None, language: str | None = None) -> dict:
+    """The figure's parameters: a split, and a language other than the site's (whose figure
+    keeps the parameters it always had)."""
+    params = {"split": split} if split else {}
+    if language and language != settings.WIKIPEDIA_LANGUAGE:
+        params["language"] = language
+    return params
 
 
-def _human_value(*, split: str | None = None) -> dict:
-    return human_performance_report(split=split)
+def release_human_params(release) -> dict:
+    """The parameters of the human performance beside a release: its language's."""
+    return human_params(language=release.options.get("language"))
+
+
+def _human_value(*, split: str | None = None, language: str | None = None) -> dict:
+    return human_performance_report(split=split, language=language)
 
 
 def _human_fingerprint(**params) -> str:

@@ -23,7 +23,7 @@ from core.permissions import role_required
 from core.roles import Role
 from core.services.figure_jobs import figure_read
 from corpus.models import Split
-from evaluation.selectors.human import HUMAN_FIGURE
+from evaluation.selectors.human import HUMAN_FIGURE, release_human_params
 from evaluation.services.leaderboard.board import leaderboard_board
 from evaluation.services.leaderboard.submissions import (
     SPLITS,
@@ -102,7 +102,7 @@ def _render(request, form, status=200):
     release, split = _chosen(request.GET)
     board, human = None, None
     if release is not None:
-        human = figure_read(HUMAN_FIGURE)
+        human = figure_read(HUMAN_FIGURE, **release_human_params(release))
         board = leaderboard_board(release=release, split=split, human=human.value)
     context = {
         "releases": release_choices(shown=release),

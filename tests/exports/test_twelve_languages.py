@@ -20,6 +20,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from annotation.models import Answer, Question
+from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
@@ -29,6 +30,7 @@ from corpus.models import Paragraph
 from corpus.segmentation import normalize, segment
 from corpus.services.scraping import scrape_run_execute, scrape_run_start
 from corpus.wikipedia import WikipediaClient
+from evaluation.selectors.human import human_performance_report, release_human_params
 from exports.models import Release
 from exports.services.releases import release_build, release_create
 from tests.corpus.fake_mediawiki import FakeMediaWiki, article_extract, piaf_articles
@@ -403,3 +405,29 @@ def test_one_platform_holds_three_languages_and_none_leaks_into_another(db, rele
         )
     assert list(unknown.value.errors) == ["language"]
     assert Release.objects.count() == 5
+
+    # Human performance is per language: two more answers to each Chinese question count for
+    # Chinese only.
+    answers = campaign_create(
+        name="A zh", kind="additional_answers", language="zh", splits=["dev", "test"]
+    )
+    for username in ("b", "c"):
+        person = UserFactory(username=username, roles=[Role.ANNOTATOR])
+        while (claim := answer_claim_next(campaign=answers, annotator=person)) is not None:
+            original = claim.lease.question.answers.get(kind="original")
+            answer_submit(
+                lease=claim.lease,
+                data={
+                    "answer_start": original.answer_start,
+                    "answer_text": original.text,
+                    "seconds_spent": 9,
+                },
+            )
+    chinese = human_performance_report(language="zh")
+    assert sum(row["questions"] for row in chinese["splits"].values()) == 3
+    assert {row["f1"] for row in chinese["splits"].values()} == {100.0}
+    assert human_performance_report(language="ar")["splits"] == {}
+    assert human_performance_report()["splits"] == {}  # the site's language: French
+    zh_release = Release.objects.get(name="only-zh")
+    assert release_human_params(zh_release) == {"language": "zh"}
+    assert release_human_params(Release.objects.get(name="all")) == {}

@@ -1,4 +1,5 @@
 from core.commands import PlatformCommand
+from core.languages import codes
 from evaluation.selectors.human import human_performance_report
 
 
@@ -16,9 +17,15 @@ class Command(PlatformCommand):
 
     def add_command_arguments(self, parser):
         parser.add_argument("--split", choices=["train", "dev", "test"], default=None)
+        parser.add_argument(
+            "--language",
+            choices=codes(),
+            default=None,
+            help="The questions of this language (default: the site's, WIKIPEDIA_LANGUAGE).",
+        )
 
-    def run(self, *, split, **options):
-        return human_performance_report(split=split)
+    def run(self, *, split, language, **options):
+        return human_performance_report(split=split, language=language)
 
     def summary(self, result):
         norm = result["normalization"]
