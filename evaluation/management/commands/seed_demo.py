@@ -245,8 +245,9 @@ def _corpus_figures(corpus_path: Path, loaded) -> dict:
         "path": str(corpus_path),
         "articles_created": loaded.created,
         "paragraphs_created": loaded.paragraphs,
-        "articles_total": Article.objects.count(),
-        "paragraphs_total": Paragraph.objects.count(),
+        # The French corpus's (the second language's are in its own figures).
+        "articles_total": Article.objects.filter(language="fr").count(),
+        "paragraphs_total": Paragraph.objects.filter(article__language="fr").count(),
     }
 
 
