@@ -161,14 +161,14 @@ class Campaign(CreatedBy, models.Model):
             ),
         ]
 
+    def __str__(self):
+        return self.name
+
     @property
     def language_name(self) -> str:
         """The campaign's language named in the reader's language ("anglais", "Chinese")."""
         entry = find(self.language)
         return entry.name(get_language() or "en") if entry is not None else self.language
-
-    def __str__(self):
-        return self.name
 
     @property
     def writes_questions(self) -> bool:
