@@ -4,8 +4,10 @@ import secrets
 from decimal import Decimal
 
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from core.languages import find
 from core.models import CreatedBy, optional_key
 
 
@@ -185,6 +187,12 @@ class Campaign(CreatedBy, models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def language_name(self) -> str:
+        """The campaign's language named in the reader's language ("anglais", "Chinese")."""
+        entry = find(self.language)
+        return entry.name(get_language() or "en") if entry is not None else self.language
 
     @property
     def writes_questions(self) -> bool:

@@ -71,10 +71,12 @@ class Question(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(text=""), name="annotation_question_text_not_empty"
             ),
+            # Per campaign, not per platform: XQuAD gives a question the same id in each of its
+            # twelve languages, and each language's import has its own campaign (issue 27).
             models.UniqueConstraint(
-                fields=["source_id"],
+                fields=["campaign", "source_id"],
                 condition=~models.Q(source_id=""),
-                name="annotation_question_one_per_source_id",
+                name="annotation_question_one_per_campaign_source_id",
             ),
         ]
         indexes = [

@@ -69,14 +69,16 @@ def questions_by_export_id(ids) -> QuerySet:
 LOOKUP_BATCH = 2000  # ids per IN (…) query
 
 
-def source_ids_stored(ids: list[str]) -> set[str]:
-    """Return which of these imported ids the platform already holds."""
+def source_ids_stored(ids: list[str], language: str | None = None) -> set[str]:
+    """Return which of these imported ids the platform already holds (in `language`'s
+    campaigns only, when given: XQuAD's twelve languages share their ids)."""
     stored = set()
+    questions = Question.objects.all()
+    if language is not None:
+        questions = questions.filter(campaign__language=language)
     for start in range(0, len(ids), LOOKUP_BATCH):
         batch = ids[start : start + LOOKUP_BATCH]
-        stored |= set(
-            Question.objects.filter(source_id__in=batch).values_list("source_id", flat=True)
-        )
+        stored |= set(questions.filter(source_id__in=batch).values_list("source_id", flat=True))
     return stored
 
 

@@ -7,9 +7,10 @@ original one, of the account `squad-import`; the others are additional answers o
 `squad-import-2`, `squad-import-3`…, since one person gives at most one answer per question.
 An unanswerable question (SQuAD 2.0 `is_impossible`) keeps its plausible answers the same way,
 as answers of kind `plausible` (the first by `squad-import`, then `squad-import-2`…); it may
-have none. The caller leaves out the questions whose id is already in the platform
-(`annotation.selectors.questions.source_ids_stored`); should another import store one
-meanwhile, the unique `source_id` refuses it and the transaction rolls back.
+have none. The caller leaves out the questions whose id is already in the platform in that
+language (`annotation.selectors.questions.source_ids_stored`); should another import store one
+in the same campaign meanwhile, the unique (campaign, `source_id`) refuses it and the
+transaction rolls back.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ One file is imported in one transaction: all of it, or nothing.
   unanswerable question, its `plausible_answers` as answers of kind `plausible` (the first by
   `squad-import`, the others by `squad-import-2`…, as answers are), checked and repaired or
   flagged the same way. One without plausible answers is stored too, as it was given.
-- A question whose id is already in the platform, or earlier in the file, is a duplicate: it is
+- A question whose id is already in the platform in that language (XQuAD shares its ids across
+  its twelve languages), or earlier in the file, is a duplicate: it is
   listed and not stored again, so a file can be imported twice safely. Malformed entries, and
   questions the platform cannot hold (no answer, an id past 200 characters, NUL characters),
   are skipped and reported; a file that is not SQuAD at all is refused.
@@ -140,7 +141,7 @@ def _store(groups, *, file, language, wave, split, seed, report) -> None:
         for context, questions in group.paragraphs.items()
         for question in questions
     ]
-    stored = source_ids_stored([question.id for _paragraph, question in entries])
+    stored = source_ids_stored([question.id for _paragraph, question in entries], language)
     report.duplicates += [question.id for _paragraph, question in entries if question.id in stored]
     questions = [
         _imported(paragraph, question, report)

@@ -13,7 +13,12 @@ from annotation.services.answers import answer_claim_next
 from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next
 from corpus.models import Article, Paragraph
-from evaluation.management.commands.seed_demo import PIAF, SAMPLE, demo_corpus_path
+from evaluation.management.commands.seed_demo import (
+    PIAF,
+    SAMPLE,
+    SECOND_CORPUS,
+    demo_corpus_path,
+)
 from evaluation.models import BaselineRun
 from evaluation.selectors.human import human_performance_report
 from exports.models import Release
@@ -126,6 +131,39 @@ def test_with_piaf_the_review_and_answer_loops_have_work_at_once(db, tmp_path, s
         0,
         0,
         False,
+    )
+    assert again["second_language_campaign"]["created"] is False
+    assert again["second_language_campaign"]["articles_created"] == 0
+
+
+def test_a_second_language_is_seeded_beside_french(db, tmp_path, settings):
+    if not PIAF.exists() or not SECOND_CORPUS.exists():
+        require_service(f"{PIAF} or {SECOND_CORPUS} is missing")
+    settings.VAR_DIR = tmp_path
+    result = seed()
+    assert result["second_language_campaign"] == {
+        "name": "Demo — questions (English)",
+        "language": "en",
+        "created": True,
+        "articles_created": 48,
+        "paragraphs": 240,
+    }
+    english = Campaign.objects.get(name="Demo — questions (English)")
+    french = Campaign.objects.get(name="Démo — questions")
+    annotator = User.objects.get(username="annotator")
+    assert (
+        lease_claim_next(campaign=english, annotator=annotator).lease.paragraph.article.language
+        == "en"
+    )
+    assert (
+        lease_claim_next(campaign=french, annotator=annotator).lease.paragraph.article.language
+        == "fr"
+    )
+    # The demo release is French only: the English paragraphs have their own campaign.
+    release = Release.objects.get(name="demo-piaf")
+    assert "language" not in release.options
+    assert (
+        Paragraph.objects.filter(article__language="fr").count() + 240 == Paragraph.objects.count()
     )
 
 

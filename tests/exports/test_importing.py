@@ -691,7 +691,9 @@ def test_an_import_that_loses_a_race_on_the_same_ids_is_refused_whole(
     squad_import(path=hand_path, wave="1.1", language="fr")
     before = table_counts()
     # As if another import stored the same questions after this one looked for them.
-    monkeypatch.setattr("exports.services.importing.source_ids_stored", lambda ids: set())
+    monkeypatch.setattr(
+        "exports.services.importing.source_ids_stored", lambda ids, language=None: set()
+    )
 
     with pytest.raises(ServiceError) as error, translation.override("en"):
         squad_import(path=hand_path, wave="1.1", language="fr")

@@ -3,8 +3,9 @@
 It lives in evaluation, the app that sees every other: it seeds accounts, the corpus,
 campaigns, questions (PIAF's, as if annotator2 wrote them on a few dev and test paragraphs),
 two more answers to each dev question (annotator3 and annotator4: the same span as PIAF's, or
-without its leading article), a release, and a lexical baseline run on it. Everything goes
-through the services people use, and running it again adds nothing.
+without its leading article), a release, and a lexical baseline run on it; beside French, a
+second language (XQuAD's English paragraphs and their own questions campaign, issue 27).
+Everything goes through the services people use, and running it again adds nothing.
 """
 
 import json
@@ -54,6 +55,11 @@ SAMPLE = Path(settings.BASE_DIR) / "corpus" / "fixtures" / "sample_corpus.jsonl"
 
 
 DEMO_CAMPAIGN = "Démo — questions"
+# A second language beside French (issue 27): XQuAD's English paragraphs (CC BY-SA 4.0), their
+# own corpus and questions campaign; corpora, campaigns and releases are per language.
+SECOND_LANGUAGE = "en"
+SECOND_CORPUS = Path(settings.BASE_DIR).parent / "shared" / "data" / "xquad" / "xquad.en.json"
+DEMO_SECOND_CAMPAIGN = "Demo — questions (English)"
 DEMO_ANSWERS_CAMPAIGN = "Démo — réponses supplémentaires"
 DEMO_UNANSWERABLE_CAMPAIGN = "Démo — questions sans réponse"
 
@@ -64,6 +70,24 @@ def demo_campaign_ensure() -> bool:
         return False
     campaign_create(name=DEMO_CAMPAIGN, question_type_targets={"why": 10, "how": 10})
     return True
+
+
+def demo_second_language_ensure() -> dict | None:
+    """Load XQuAD's English paragraphs and create their questions campaign, unless done; None
+    when the file is not there (the demo stays French)."""
+    if not SECOND_CORPUS.exists():
+        return None
+    loaded = corpus_load(path=SECOND_CORPUS, wave="1.0", language=SECOND_LANGUAGE, seed=0)
+    created = not Campaign.objects.filter(name=DEMO_SECOND_CAMPAIGN).exists()
+    if created:
+        campaign_create(name=DEMO_SECOND_CAMPAIGN, language=SECOND_LANGUAGE)
+    return {
+        "name": DEMO_SECOND_CAMPAIGN,
+        "language": SECOND_LANGUAGE,
+        "created": created,
+        "articles_created": loaded.created,
+        "paragraphs": Paragraph.objects.filter(article__language=SECOND_LANGUAGE).count(),
+    }
 
 
 def demo_answers_campaign_ensure() -> bool:
@@ -221,14 +245,16 @@ def _corpus_figures(corpus_path: Path, loaded) -> dict:
         "path": str(corpus_path),
         "articles_created": loaded.created,
         "paragraphs_created": loaded.paragraphs,
-        "articles_total": Article.objects.count(),
-        "paragraphs_total": Paragraph.objects.count(),
+        # The French corpus's (the second language's are in its own figures).
+        "articles_total": Article.objects.filter(language="fr").count(),
+        "paragraphs_total": Paragraph.objects.filter(article__language="fr").count(),
     }
 
 
 class Command(PlatformCommand):
     help = (
         "Create (or refresh) one demo account per role, load the offline demo corpus, "
+        "a second language's corpus and campaign (XQuAD's English, when present), "
         "and print the logins."
     )
 
@@ -248,6 +274,8 @@ class Command(PlatformCommand):
         answers_campaign_created = demo_answers_campaign_ensure()
         unanswerable_created = demo_unanswerable_campaign_ensure()
         adversarial_created = demo_adversarial_campaign_ensure()
+        # The second language only beside the default French corpus (PIAF or the sample).
+        second = demo_second_language_ensure() if corpus is None else None
         logins = _demo_logins()
         demo_questions = demo_questions_ensure()
         demo_answers = demo_answers_ensure()
@@ -270,6 +298,7 @@ class Command(PlatformCommand):
                 "name": DEMO_ADVERSARIAL_CAMPAIGN,
                 "created": adversarial_created,
             },
+            "second_language_campaign": second,
             "demo_questions": demo_questions,
             "demo_answers": demo_answers,
             "release": {"name": DEMO_RELEASE, "created": release},
@@ -285,6 +314,14 @@ class Command(PlatformCommand):
             f"Campaigns: {result['campaign']['name']}; {result['answers_campaign']['name']}; "
             f"{result['unanswerable_campaign']['name']}; "
             f"{result['adversarial_campaign']['name']} (the lexical model in the loop).",
+            *(
+                [
+                    f"In English beside French: {second['name']} on "
+                    f"{second['paragraphs']} paragraphs of XQuAD."
+                ]
+                if (second := result["second_language_campaign"])
+                else []
+            ),
             f"Demo questions by {DEMO_AUTHOR} on dev and test: {result['demo_questions']} "
             f"stored now; {result['demo_answers']} more answers by "
             f"{' and '.join(DEMO_ANSWERERS)} on dev.",
