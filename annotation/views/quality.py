@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.services import annotator_pause, annotator_resume
 from annotation.models import Campaign
+from annotation.selectors.qualification import qualification_people
 from annotation.selectors.quality import (
     IDLE_LIMIT,
     annotators_without_questions,
@@ -50,6 +51,8 @@ def quality_page(request):
         "campaign": campaign,
         "model": model,
         "can_pause": request.user.has_role(Role.ADMIN),
+        # The campaign's qualification round: who is in it, passed, failed (docs/quality.md).
+        "qualification": qualification_people(campaign=campaign) if campaign else [],
     }
     return render(request, "annotation/quality.html", context, status=page.status)
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
 from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
+from annotation.selectors.qualification import qualification_item_of
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
@@ -76,6 +77,8 @@ def next_paragraph(request, campaign_pk: int):
         claim = claim_next(campaign=campaign, annotator=request.user)
     except ServiceError as error:
         messages.error(request, error.summary())
+        if "qualification" in error.errors:  # failed the round: their answers, the guidelines
+            return redirect("annotation:qualification", campaign_pk=campaign.pk)
         return redirect("annotation:annotator-home")
     if claim is None:
         if answering:
@@ -356,7 +359,16 @@ def _answer_messages() -> dict:
 
 
 def _answer_page(request, lease: Lease, errors=None, status=200):
+    item = qualification_item_of(lease)
     context = {
+        "qualification": {
+            "position": item.position + 1,
+            "count": lease.campaign.qualification_questions,
+            "bar": lease.campaign.qualification_bar,
+            "try": item.attempt.number,
+        }
+        if item
+        else None,
         "lease": lease,
         "campaign": lease.campaign,
         "question": lease.question,
@@ -387,12 +399,15 @@ def answer_submit_view(request, pk: int):
     if lease.kind != Lease.Kind.ANSWER:
         raise Http404
     try:
-        answer_submit(lease=lease, data=_answer_data(request.POST))
+        answer = answer_submit(lease=lease, data=_answer_data(request.POST))
     except ServiceError as error:
         if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
             messages.error(request, error.summary())
             return redirect("annotation:annotator-home")
         return _answer_page(request, lease, error.errors, status=error.status)
+    item = getattr(answer, "qualification_item", None)
+    if item is not None:  # the qualification round: the right answer, then what comes next
+        return redirect("annotation:qualification-item", pk=item.pk)
     messages.success(request, _("Answer saved. Thank you!"))
     if not lease.campaign.active:  # closed meanwhile: the answer is kept, nothing comes next
         return redirect("annotation:annotator-home")
