@@ -185,5 +185,7 @@ def qualification_data(*, campaign: Campaign, user) -> dict:
         "failures": standing.failures,
         "try": attempt.number if attempt else None,
         "score": attempt.score if attempt else None,
+        # The mean F1 of the try's answers so far (what the bar is checked against).
+        "mean": sum(each["f1"] for each in answered) / len(answered) if answered else None,
         "answered": answered,
     }
