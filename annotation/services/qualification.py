@@ -94,7 +94,8 @@ def qualification_claim(
     if not may_take_new:
         return None
     done = answered_count(attempt)
-    gold = _next_gold(campaign, user, attempt)
+    # The round asks fewer questions now than when the try began: it is decided as it stands.
+    gold = None if done >= campaign.qualification_questions else _next_gold(campaign, user)
     if gold is None:
         if done == 0:
             return ServiceError(
@@ -105,7 +106,7 @@ def qualification_claim(
                 },
                 status=409,
             )
-        # Fewer gold questions than the round asks: the try is decided on those answered.
+        # Fewer gold questions left than the round asks: decided on those answered.
         if _decide(attempt) == QualificationAttempt.Status.PASSED:
             return None
         return ServiceError(
@@ -149,7 +150,7 @@ def _with_item(lease: Lease) -> Lease:
     return Lease.objects.select_related("paragraph__article", "question").get(pk=lease.pk)
 
 
-def _next_gold(campaign: Campaign, user, attempt: QualificationAttempt) -> GoldQuestion | None:
+def _next_gold(campaign: Campaign, user) -> GoldQuestion | None:
     """The first gold question of the campaign's language the person never saw: not theirs,
     never leased, answered or scored by them (so a second try gets other questions)."""
     seen = Lease.objects.filter(annotator=user, question_id=OuterRef("question_id"))

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
 from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
-from annotation.selectors.qualification import qualification_item_of
+from annotation.selectors.qualification import qualification_item_of, qualification_standing
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
@@ -40,11 +40,15 @@ def annotator_home(request):
     summary = annotator_summary(user=request.user)
     summary["time_week"] = format_hm(summary["seconds_week"])
     summary["time_total"] = format_hm(summary["seconds_total"])
+    campaigns = list(campaigns_for(request.user))
+    for campaign in campaigns:  # where they stand in each round (docs/quality.md)
+        standing = qualification_standing(campaign=campaign, user=request.user)
+        campaign.qualification_status = standing.status
     return render(
         request,
         "annotation/annotator_home.html",
         {
-            "campaigns": campaigns_for(request.user),
+            "campaigns": campaigns,
             "held": held_campaigns(annotator=request.user),
             "summary": summary,
             "feedback": feedback_for(annotator=request.user),
@@ -265,6 +269,10 @@ def lease_page(request, pk: int):
     # A paragraph already sent (Back after "Send", a reload, a second tab) is shown as sent,
     # with the next one offered: never as an editable page whose sending would be refused.
     sent = lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.WRITE
+    if lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.ANSWER:
+        item = qualification_item_of(lease)
+        if item is not None:  # the round's question answered (Back, a reload): its feedback
+            return redirect("annotation:qualification-item", pk=item.pk)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED) and not sent:
         messages.info(request, _("This item is finished: it was sent or given back."))
         return redirect("annotation:annotator-home")

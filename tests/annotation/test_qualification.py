@@ -329,6 +329,12 @@ def test_the_pages_announce_the_round_show_the_right_span_and_the_outcome(people
     newcomer = people["new"]
     browser = Client(HTTP_ACCEPT_LANGUAGE="en")
     browser.force_login(newcomer)
+    home = browser.get("/annotate/").content.decode()
+    assert (
+        '<p class="hint" data-qualification="new">Qualification round first: 2 questions, '
+        "with the right answer shown after each; to pass, a mean F1 of at least 60.</p>"
+    ) in home
+    assert ">Start the qualification round</button>" in home
     claimed = browser.post(f"/annotate/campaigns/{campaign.pk}/next/")
     lease = Lease.objects.get(annotator=newcomer)
     assert claimed.url == f"/annotate/leases/{lease.pk}/"
@@ -340,6 +346,8 @@ def test_the_pages_announce_the_round_show_the_right_span_and_the_outcome(people
     sent = browser.post(f"/annotate/leases/{lease.pk}/answer/", wrong(lease) | {"seconds_spent": 5})
     item = QualificationItem.objects.get(lease=lease)
     assert sent.url == f"/annotate/qualification/{item.pk}/"
+    # Back to the answered question (the browser's Back, a reload): its feedback again.
+    assert browser.get(f"/annotate/leases/{lease.pk}/").url == sent.url
     page = browser.get(sent.url).content.decode()
     assert f'<mark class="qual-right">{original["answer_text"]}</mark>' in page
     first_word = lease.paragraph.text.split()[0]
@@ -359,6 +367,8 @@ def test_the_pages_announce_the_round_show_the_right_span_and_the_outcome(people
     # (0 + 100) / 2 = 50 < 60: failed, told so, sent to the guidelines and a second try.
     assert "You did not pass the qualification round." in page
     assert "Your mean F1: 50; the bar is 60." in page
+    home = browser.get("/annotate/").content.decode()
+    assert '<p data-qualification="failed"><a href="/annotate/campaigns/' in home
     refused = browser.post(f"/annotate/campaigns/{campaign.pk}/next/")
     assert refused.url == f"/annotate/campaigns/{campaign.pk}/qualification/"
     page = browser.get(refused.url).content.decode()
@@ -379,3 +389,43 @@ def test_the_pages_announce_the_round_show_the_right_span_and_the_outcome(people
     in_french.force_login(people["boss"])
     quality = in_french.get(f"/manage/quality/?campaign={campaign.pk}").content.decode()
     assert '<span data-column="qualification-status">en qualification</span>' in quality
+
+
+def test_a_try_runs_short_of_gold_questions_or_the_round_shrinks(people, golds):
+    """Decided on the answers it has: when no unseen gold question is left, or when an admin
+    lowers the number of questions while the try is under way; none at all: 409."""
+    campaign = round_campaign(count=3, bar=50)
+    newcomer = people["new"]
+    GoldQuestion.objects.exclude(pk=golds[0].pk).update(active=False)
+    lease = lease_claim_next(campaign=campaign, annotator=newcomer).lease
+    answer_submit(lease=lease, data=right(lease))
+    # One gold question in the pool, answered: the next claim decides on it (100 ≥ 50).
+    real = lease_claim_next(campaign=campaign, annotator=newcomer).lease
+    assert real.kind == Lease.Kind.WRITE
+    assert list(QualificationAttempt.objects.values_list("status", "score")) == [("passed", 100.0)]
+
+    other = UserFactory(username="other", roles=[Role.ANNOTATOR])
+    GoldQuestion.objects.update(active=True)
+    for answer in (wrong, right):
+        lease = lease_claim_next(campaign=campaign, annotator=other).lease
+        answer_submit(lease=lease, data=answer(lease))
+    campaign = campaign_update(campaign=campaign, qualification_questions=2)
+    with pytest.raises(ServiceError) as refused:  # (0 + 100) / 2 = 50… with the bar at 51
+        campaign = campaign_update(campaign=campaign, qualification_bar=51)
+        lease_claim_next(campaign=campaign, annotator=other)
+    assert refused.value.status == 403
+    tried = QualificationAttempt.objects.get(annotator=other)
+    assert (tried.status, tried.score) == ("failed", 50.0)
+
+    GoldQuestion.objects.update(active=False)
+    third = UserFactory(username="third", roles=[Role.ANNOTATOR])
+    with pytest.raises(ServiceError) as empty:
+        lease_claim_next(campaign=campaign, annotator=third)
+    assert (empty.value.status, empty.value.errors) == (
+        409,
+        {
+            "qualification": [
+                "The qualification round has no gold question for you yet; ask an admin."
+            ]
+        },
+    )

@@ -51,6 +51,7 @@ PHONE = {"width": 390, "height": 844}
 WORDS = {
     "fr": {
         "banner": "Qualification : question {} sur 2",
+        "progress": "1 sur 2. Votre F1 moyen jusqu’ici",
         "next": "Question suivante",
         "passed": "Vous avez réussi la qualification.",
         "start": "Commencer le vrai travail",
@@ -60,6 +61,7 @@ WORDS = {
     },
     "en": {
         "banner": "Qualification round: question {} of 2",
+        "progress": "Answered: 1 of 2. Your mean F1 so far: 80; to pass: at least 60.",
         "next": "Next question",
         "passed": "You passed the qualification round.",
         "start": "Start the real work",
@@ -132,6 +134,8 @@ def open_round(browser, live_server, campaign, *, viewport, language):
         [{"name": "django_language", "value": language, "url": live_server.url}]
     )
     page.goto(f"{live_server.url}/annotate/")
+    expect(page.locator("[data-qualification='new']")).to_have_count(1)
+    shoot(page, f"qualification-home-{language}-{viewport['width']}")
     page.locator(
         f"#annotator-campaigns form[action='/annotate/campaigns/{campaign.pk}/next/'] button"
     ).click()
@@ -174,6 +178,7 @@ def test_a_newcomer_answers_sees_the_right_span_passes_and_reaches_real_work(
     expect(page.locator("#feedback-paragraph mark.qual-right")).to_have_text("Gustave Eiffel")
     expect(page.locator("#feedback-paragraph .qual-yours")).to_have_text(["par ", "Gustave Eiffel"])
     expect(page.locator("#feedback-score")).to_have_text("80")  # P 2/3, R 1: F1 0.8
+    expect(page.locator("#qualification-progress")).to_contain_text(words["progress"])
     shoot(page, f"qualification-feedback-{tag}")
     page.get_by_role("button", name=words["next"]).click()
     answer_with(page, TEXTS[0], "330 mètres", words, 2)
