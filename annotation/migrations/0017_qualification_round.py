@@ -6,107 +6,182 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotation', '0016_gold_and_adaptive_review_rate'),
-        ('evaluation', '0010_cross_evaluations'),
+        ("annotation", "0016_gold_and_adaptive_review_rate"),
+        ("evaluation", "0010_cross_evaluations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='QualificationAttempt',
+            name="QualificationAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='try')),
-                ('status', models.CharField(choices=[('open', 'in qualification'), ('passed', 'passed'), ('failed', 'failed')], default='open', max_length=8, verbose_name='status')),
-                ('score', models.FloatField(blank=True, null=True, verbose_name='mean F1 (%)')),
-                ('started_at', models.DateTimeField(auto_now_add=True, verbose_name='started')),
-                ('decided_at', models.DateTimeField(blank=True, null=True, verbose_name='decided')),
-                ('reset_at', models.DateTimeField(blank=True, null=True, verbose_name='reset')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="try")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "in qualification"),
+                            ("passed", "passed"),
+                            ("failed", "failed"),
+                        ],
+                        default="open",
+                        max_length=8,
+                        verbose_name="status",
+                    ),
+                ),
+                ("score", models.FloatField(blank=True, null=True, verbose_name="mean F1 (%)")),
+                ("started_at", models.DateTimeField(auto_now_add=True, verbose_name="started")),
+                ("decided_at", models.DateTimeField(blank=True, null=True, verbose_name="decided")),
+                ("reset_at", models.DateTimeField(blank=True, null=True, verbose_name="reset")),
             ],
             options={
-                'verbose_name': 'qualification try',
-                'verbose_name_plural': 'qualification tries',
-                'ordering': ['campaign', 'annotator', 'number'],
+                "verbose_name": "qualification try",
+                "verbose_name_plural": "qualification tries",
+                "ordering": ["campaign", "annotator", "number"],
             },
         ),
         migrations.CreateModel(
-            name='QualificationItem',
+            name="QualificationItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='position')),
-                ('answer_start', models.IntegerField(default=0, verbose_name='answer start')),
-                ('text', models.TextField(blank=True, verbose_name='answer')),
-                ('no_answer', models.BooleanField(default=False, verbose_name='the paragraph does not answer')),
-                ('exact', models.FloatField(blank=True, null=True, verbose_name='exact match (%)')),
-                ('f1', models.FloatField(blank=True, null=True, verbose_name='F1 (%)')),
-                ('answered_at', models.DateTimeField(blank=True, null=True, verbose_name='answered')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(verbose_name="position")),
+                ("answer_start", models.IntegerField(default=0, verbose_name="answer start")),
+                ("text", models.TextField(blank=True, verbose_name="answer")),
+                (
+                    "no_answer",
+                    models.BooleanField(
+                        default=False, verbose_name="the paragraph does not answer"
+                    ),
+                ),
+                ("exact", models.FloatField(blank=True, null=True, verbose_name="exact match (%)")),
+                ("f1", models.FloatField(blank=True, null=True, verbose_name="F1 (%)")),
+                (
+                    "answered_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="answered"),
+                ),
             ],
             options={
-                'verbose_name': 'qualification question',
-                'verbose_name_plural': 'qualification questions',
-                'ordering': ['attempt', 'position'],
+                "verbose_name": "qualification question",
+                "verbose_name_plural": "qualification questions",
+                "ordering": ["attempt", "position"],
             },
         ),
         migrations.AddField(
-            model_name='campaign',
-            name='qualification_bar',
-            field=models.PositiveSmallIntegerField(default=70, verbose_name='qualification pass bar (mean F1)'),
+            model_name="campaign",
+            name="qualification_bar",
+            field=models.PositiveSmallIntegerField(
+                default=70, verbose_name="qualification pass bar (mean F1)"
+            ),
         ),
         migrations.AddField(
-            model_name='campaign',
-            name='qualification_questions',
-            field=models.PositiveSmallIntegerField(default=0, verbose_name='qualification questions'),
+            model_name="campaign",
+            name="qualification_questions",
+            field=models.PositiveSmallIntegerField(
+                default=0, verbose_name="qualification questions"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='campaign',
-            constraint=models.CheckConstraint(condition=models.Q(('qualification_bar__lte', 100), ('qualification_questions__lte', 50)), name='annotation_campaign_qualification_settings'),
+            model_name="campaign",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("qualification_bar__lte", 100), ("qualification_questions__lte", 50)
+                ),
+                name="annotation_campaign_qualification_settings",
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationattempt',
-            name='annotator',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="qualificationattempt",
+            name="annotator",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationattempt',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.campaign'),
+            model_name="qualificationattempt",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="annotation.campaign",
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationattempt',
-            name='reset_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="qualificationattempt",
+            name="reset_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationitem',
-            name='attempt',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='annotation.qualificationattempt'),
+            model_name="qualificationitem",
+            name="attempt",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="items",
+                to="annotation.qualificationattempt",
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationitem',
-            name='gold',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='annotation.goldquestion'),
+            model_name="qualificationitem",
+            name="gold",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="annotation.goldquestion",
+            ),
         ),
         migrations.AddField(
-            model_name='qualificationitem',
-            name='lease',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='qualification', to='annotation.lease'),
+            model_name="qualificationitem",
+            name="lease",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="qualification",
+                to="annotation.lease",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='qualificationattempt',
-            constraint=models.UniqueConstraint(fields=('campaign', 'annotator', 'number'), name='annotation_qualification_try_number'),
+            model_name="qualificationattempt",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "annotator", "number"),
+                name="annotation_qualification_try_number",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='qualificationattempt',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('campaign', 'annotator'), name='annotation_qualification_one_open_try'),
+            model_name="qualificationattempt",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "open")),
+                fields=("campaign", "annotator"),
+                name="annotation_qualification_one_open_try",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='qualificationitem',
-            constraint=models.UniqueConstraint(fields=('attempt', 'gold'), name='annotation_qualification_gold_once'),
+            model_name="qualificationitem",
+            constraint=models.UniqueConstraint(
+                fields=("attempt", "gold"), name="annotation_qualification_gold_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='qualificationitem',
-            constraint=models.UniqueConstraint(fields=('attempt', 'position'), name='annotation_qualification_position'),
+            model_name="qualificationitem",
+            constraint=models.UniqueConstraint(
+                fields=("attempt", "position"), name="annotation_qualification_position"
+            ),
         ),
     ]

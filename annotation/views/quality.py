@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -47,7 +48,10 @@ def quality_page(request):
         "query": urlencode({"campaign": campaign.pk}) if campaign else "",
         "idle": idle[:IDLE_LIMIT],
         "idle_more": len(idle) > IDLE_LIMIT,
-        "campaigns": Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS),
+        # Writing campaigns, and any campaign with a qualification round (its section below).
+        "campaigns": Campaign.objects.filter(
+            Q(kind__in=Campaign.WRITING_KINDS) | Q(qualification_questions__gt=0)
+        ),
         "campaign": campaign,
         "model": model,
         "can_pause": request.user.has_role(Role.ADMIN),

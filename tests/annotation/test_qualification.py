@@ -94,6 +94,7 @@ def wrong(lease):
     return {"answer_start": 0, "answer_text": lease.paragraph.text.split()[0]}
 
 
+@pytest.mark.both_backends
 def test_the_round_comes_first_and_passes_at_the_bar(people, golds):
     campaign = round_campaign(count=2, bar=50)
     newcomer = people["new"]
@@ -142,6 +143,7 @@ def test_one_point_under_the_bar_fails_and_real_work_waits(people, golds):
     assert not Lease.objects.filter(annotator=newcomer, kind=Lease.Kind.WRITE).exists()
 
 
+@pytest.mark.both_backends
 def test_a_second_try_on_other_questions_then_an_admin_resets(people, golds):
     campaign = round_campaign(count=2, bar=60)
     newcomer = people["new"]
@@ -228,10 +230,16 @@ def test_a_second_failure_waits_through_the_api(people, golds):
         format="json",
     )
     assert (reset.status_code, reset.json()) == (200, {"reset": 2})
+    # An additional-answers campaign with a round is offered on the quality page too.
+    admin = Client(HTTP_ACCEPT_LANGUAGE="en")
+    admin.force_login(people["boss"])
+    quality = admin.get("/manage/quality/").content.decode()
+    assert f'<option value="{campaign.pk}">Round additional_answers</option>' in quality
     state = api.get(f"/api/v1/campaigns/{campaign.pk}/qualification/").json()
     assert state["status"] == "new"
 
 
+@pytest.mark.both_backends
 def test_real_work_is_refused_on_the_server_whichever_door(people, golds, paragraphs):
     """A person in the round who holds a real paragraph (claimed before the round began for
     them) cannot send it: through the lean token path, the session API, or the service."""
@@ -285,6 +293,7 @@ def test_people_who_worked_before_the_round_are_no_newcomers(people, golds):
     assert lease_claim_next(campaign=campaign, annotator=veteran).lease.kind == Lease.Kind.WRITE
 
 
+@pytest.mark.both_backends
 def test_nothing_of_the_round_enters_a_release_or_human_performance(people, golds, tmp_path):
     campaign = round_campaign(count=2, bar=50, kind="additional_answers")
     newcomer = people["new"]
