@@ -19,6 +19,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from tests.e2e.conftest import settle
+from tests.e2e.test_every_page import CHECK_LAYOUT
 from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
@@ -144,6 +145,9 @@ def open_round(browser, live_server, campaign, *, viewport, language):
 
 
 def shoot(page, name):
+    """Check the page's layout as every page is checked (nothing scrolls sideways, no text is
+    cut: tests/e2e/test_every_page.py), and save its screenshot when asked."""
+    assert page.evaluate(CHECK_LAYOUT) == [], name
     folder = os.environ.get("SCREENSHOTS_DIR")
     if folder:
         page.screenshot(path=f"{folder}/{name}.png", full_page=True)
