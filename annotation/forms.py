@@ -83,6 +83,19 @@ class CampaignForm(forms.Form):
             "Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."
         ),
     )
+    qualification_questions = forms.IntegerField(
+        label=_("Qualification questions"),
+        required=False,
+        help_text=_(
+            "Gold questions a newcomer answers, with the right answer shown after each, "
+            "before their work counts (0: no qualification round)."
+        ),
+    )
+    qualification_bar = forms.IntegerField(
+        label=_("Qualification pass bar"),
+        required=False,
+        help_text=_("The mean F1 (0 to 100) a newcomer needs to pass the round (70)."),
+    )
     extra_answers = forms.IntegerField(label=_("Extra answers per dev/test question"))
     unanswerable_per_paragraph = forms.IntegerField(
         label=_("Unanswerable questions per paragraph"),
@@ -150,6 +163,8 @@ class CampaignForm(forms.Form):
             "review_ceiling",
             "review_error_bar",
             "gold_share",
+            "qualification_questions",
+            "qualification_bar",
             "seconds_per_question",
             "unanswerable_per_paragraph",
         )

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from annotation.views import campaigns, differences, quality, questions, review, work
+from annotation.views import (
+    campaigns,
+    differences,
+    qualification,
+    quality,
+    questions,
+    review,
+    work,
+)
 
 app_name = "annotation"
 
@@ -11,6 +19,27 @@ urlpatterns = [
     path("annotate/leases/<int:pk>/", work.lease_page, name="lease"),
     path("annotate/leases/<int:pk>/release/", work.lease_release_view, name="lease-release"),
     path("annotate/leases/<int:pk>/answer/", work.answer_submit_view, name="answer-submit"),
+    # The qualification round (docs/quality.md)
+    path(
+        "annotate/campaigns/<int:campaign_pk>/qualification/",
+        qualification.qualification_page,
+        name="qualification",
+    ),
+    path(
+        "annotate/campaigns/<int:campaign_pk>/qualification/retry/",
+        qualification.qualification_retry_view,
+        name="qualification-retry",
+    ),
+    path(
+        "annotate/qualification/<int:pk>/",
+        qualification.qualification_item_page,
+        name="qualification-item",
+    ),
+    path(
+        "manage/quality/qualification/<int:campaign_pk>/<int:user_pk>/reset/",
+        qualification.qualification_reset_view,
+        name="qualification-reset",
+    ),
     # Reviewers
     path("review/", review.reviewer_home, name="reviewer-home"),
     path("review/campaigns/<int:campaign_pk>/next/", review.next_review, name="next-review"),

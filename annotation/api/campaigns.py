@@ -1,7 +1,9 @@
 """Campaigns: workers list the active ones and claim their next item; admins change them."""
 
+from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -13,8 +15,10 @@ from annotation.api.serializers.work import LeaseSerializer
 from annotation.api.work import lease_response
 from annotation.models import Campaign
 from annotation.selectors.campaigns import campaign_for, campaigns_for
+from annotation.selectors.qualification import qualification_data
 from annotation.services.answers import answer_claim_next
 from annotation.services.campaigns import campaign_create, campaign_update
+from annotation.services.qualification import qualification_reset, qualification_retry
 from annotation.services.reviews import review_claim_next
 from annotation.services.work import lease_claim_next
 from core.errors import ServiceError
@@ -29,7 +33,7 @@ class CampaignViewSet(viewsets.ModelViewSet):
     def get_permissions(self):
         if self.action in ("list", "retrieve"):
             return [IsAuthenticated()]
-        if self.action == "leases":
+        if self.action in ("leases", "qualification", "qualification_retry"):
             return [IsAnnotator()]
         if self.action == "review_leases":
             return [IsReviewer()]
@@ -78,6 +82,39 @@ class CampaignViewSet(viewsets.ModelViewSet):
             missing=_("No such questions campaign."),
         )
         return claim_response(review_claim_next(campaign=campaign, reviewer=request.user))
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def qualification(self, request, pk=None):
+        """Annotators: where they stand in the campaign's qualification round (`status`:
+        exempt, new, open, passed, failed, waiting) and their current try's answers, each with
+        the right answer and its score."""
+        campaign = _campaign(request.user, pk)
+        return Response(qualification_data(campaign=campaign, user=request.user))
+
+    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["post"], url_path="qualification/retry")
+    def qualification_retry(self, request, pk=None):
+        """Annotators who failed the round once: start the second try (409 otherwise)."""
+        campaign = _campaign(request.user, pk)
+        qualification_retry(campaign=campaign, user=request.user)
+        data = qualification_data(campaign=campaign, user=request.user)
+        return Response(data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["post"], url_path="qualification/reset")
+    def qualification_reset(self, request, pk=None):
+        """Admins: `{annotator: id}` who failed the round starts it again."""
+        campaign = self.get_object()
+        data = request.data if isinstance(request.data, dict) else {}
+        annotator = object_by_id(
+            get_user_model().objects.all(),
+            data.get("annotator"),
+            field="annotator",
+            missing=_("No such person."),
+        )
+        reset = qualification_reset(campaign=campaign, annotator=annotator, admin=request.user)
+        return Response({"reset": reset})
 
 
 def leases_response(user, _data, *, pk) -> Response:

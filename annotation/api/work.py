@@ -19,6 +19,7 @@ from annotation.api.serializers.work import (
     written_data,
 )
 from annotation.models import Lease, Review
+from annotation.selectors.qualification import qualification_feedback
 from annotation.services.answers import answer_submit
 from annotation.services.reviews import review_submit
 from annotation.services.work import draft_save, lease_get, lease_release, questions_submit
@@ -56,7 +57,11 @@ def submit_response(user, data, *, pk) -> Response:
             questions = data.get("questions") if data else None
             stored = questions_submit(lease=lease, questions=questions, locked=True)
     if lease.kind == Lease.Kind.ANSWER:
-        return Response(AnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
+        data = AnswerSerializer(answer).data
+        item = getattr(answer, "qualification_item", None)
+        if item is not None:  # the qualification round: the right answer and the score
+            data["qualification"] = qualification_feedback(item)
+        return Response(data, status=status.HTTP_201_CREATED)
     if lease.kind == Lease.Kind.REVIEW:
         review = Review.objects.select_related("reviewer", "question", "revision").get(pk=review.pk)
         return Response(ReviewSerializer(review).data, status=status.HTTP_201_CREATED)

@@ -7,6 +7,7 @@ from annotation.models.differences import DifferenceLabel, DifferenceLabelling
 from annotation.models.gold import GoldAnswer, GoldQuestion
 from annotation.models.leases import Lease, WorkItem
 from annotation.models.model_loop import ModelAttempt, ModelRound
+from annotation.models.qualification import QualificationAttempt, QualificationItem
 from annotation.models.questions import (
     Answer,
     Question,
@@ -28,6 +29,8 @@ __all__ = [
     "ModelKind",
     "ModelMode",
     "ModelRound",
+    "QualificationAttempt",
+    "QualificationItem",
     "Question",
     "QuestionRevision",
     "QuestionType",

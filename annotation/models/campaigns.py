@@ -87,6 +87,16 @@ class Campaign(CreatedBy, models.Model):
     gold_share = models.DecimalField(
         _("share of gold questions"), max_digits=3, decimal_places=2, default="0.00"
     )
+    # Qualification round (issue 28, docs/quality.md): a newcomer answers
+    # `qualification_questions` gold questions, with the right span shown after each, and
+    # passes with a mean F1 (the language's metric, %) of at least `qualification_bar`
+    # before their work counts. 0 questions: no round.
+    qualification_questions = models.PositiveSmallIntegerField(
+        _("qualification questions"), default=0
+    )
+    qualification_bar = models.PositiveSmallIntegerField(
+        _("qualification pass bar (mean F1)"), default=70
+    )
     review_seed = models.BigIntegerField(_("review sampling seed"), default=random_seed)
     extra_answers = models.PositiveSmallIntegerField(_("extra answers per question"), default=2)
     # Mixed campaigns (kind `questions`): how many unanswerable questions each paragraph also
@@ -161,6 +171,10 @@ class Campaign(CreatedBy, models.Model):
                     gold_share__lte="0.50",
                 ),
                 name="annotation_campaign_quality_settings",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(qualification_questions__lte=50, qualification_bar__lte=100),
+                name="annotation_campaign_qualification_settings",
             ),
             models.CheckConstraint(
                 condition=models.Q(lease_minutes__gte=5, lease_minutes__lte=1440),

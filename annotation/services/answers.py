@@ -18,8 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Campaign, Lease
+from annotation.selectors.qualification import qualification_item_of
 from annotation.services.gold import gold_answer_submit, is_gold_lease
 from annotation.services.items import item_answered
+from annotation.services.qualification import check_qualified, qualification_answer_submit
 from annotation.services.work import (
     Claim,
     check_kind,
@@ -80,6 +82,24 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
     if question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
     clean = check_answer(lease.paragraph.text, data)
+    item = qualification_item_of(lease)
+    if item is not None:  # the qualification round: scored, kept apart, decided at the last
+        now = timezone.now()
+        item = qualification_answer_submit(item=item, lease=lease, clean=clean, now=now)
+        for each in (given, lease):
+            each.status, each.finished_at = Lease.Status.SUBMITTED, now
+        answer = Answer(
+            question_id=lease.question_id,
+            author_id=lease.annotator_id,
+            answer_start=clean.answer_start,
+            text=clean.answer_text,
+            no_answer=clean.no_answer,
+            kind=Answer.Kind.ADDITIONAL,
+            seconds_spent=clean.seconds_spent,
+        )
+        answer.qualification_item = item  # for the response's feedback, never saved
+        return answer
+    check_qualified(lease)
     gold = is_gold_lease(lease)
     if not gold:
         reopen_expired(lease)

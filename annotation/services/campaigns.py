@@ -31,6 +31,8 @@ FIELDS = (
     "review_ceiling",
     "review_error_bar",
     "gold_share",
+    "qualification_questions",
+    "qualification_bar",
     "extra_answers",
     "unanswerable_per_paragraph",
     "lease_minutes",
@@ -89,9 +91,24 @@ def _check_bounds(data: dict, errors: dict) -> None:
         and Decimal(str(data["review_floor"])) > Decimal(str(data["review_ceiling"]))
     ):
         errors["review_ceiling"] = [_("At least the lowest review rate.")]
+    _check_qualification(data, errors)
     warmup = data["review_warmup"]
     if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= 1000:
         errors["review_warmup"] = [_("A whole number of questions from 0 to 1,000.")]
+
+
+def _whole(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_qualification(data: dict, errors: dict) -> None:
+    """The qualification round (docs/quality.md): 0 to 50 gold questions, a bar of 0 to 100."""
+    if not _whole(data["qualification_questions"], 0, 50):
+        errors["qualification_questions"] = [
+            _("A whole number of gold questions from 0 (no round) to 50.")
+        ]
+    if not _whole(data["qualification_bar"], 0, 100):
+        errors["qualification_bar"] = [_("A whole mean F1 from 0 to 100.")]
 
 
 def _is_share(value) -> bool:
@@ -178,6 +195,8 @@ def campaign_defaults(kind: str = Campaign.Kind.QUESTIONS) -> dict:
         "review_ceiling": Decimal("0.40"),
         "review_error_bar": Decimal("0.15"),
         "gold_share": Decimal("0.00"),
+        "qualification_questions": 0,
+        "qualification_bar": 70,
         "extra_answers": 2,
         "unanswerable_per_paragraph": 0,
         "lease_minutes": 30,

@@ -22,6 +22,7 @@ from annotation.selectors.questions import paragraph_existing_questions
 from annotation.services.audit import review_sample
 from annotation.services.gold import gold_claim
 from annotation.services.items import item_give_back, item_take, item_take_back
+from annotation.services.qualification import check_qualified, qualification_claim
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.validation import Asked, check_questions, question_marks, same_text
 from core.errors import ServiceError
@@ -90,24 +91,41 @@ def claim_next(*, campaign: Campaign, user, kind: str) -> Claim | None:
         try:
             with transaction.atomic():
                 leases_expire(campaign=campaign, now=now)
-                found = None
-                if kind != Lease.Kind.REVIEW:  # a gold question, unannounced (issue 28)
+                found = refused = None
+                if kind != Lease.Kind.REVIEW and campaign.qualification_questions:
+                    # The qualification round's next item, before any real work (issue 28).
+                    found = qualification_claim(
+                        campaign=campaign,
+                        user=user,
+                        expires=now + timedelta(minutes=campaign.lease_minutes),
+                        may_take_new=may_take_new,
+                    )
+                    if isinstance(found, ServiceError):
+                        refused, found = found, None
+                if refused is None and found is None and kind != Lease.Kind.REVIEW:
+                    # a gold question, unannounced (issue 28)
                     found = gold_claim(
                         campaign=campaign,
                         user=user,
                         expires=now + timedelta(minutes=campaign.lease_minutes),
                         may_take_new=may_take_new,
                     )
-                found = found or claim(
-                    kind,
-                    campaign=campaign,
-                    user=user,
-                    now=now,
-                    expires=now + timedelta(minutes=campaign.lease_minutes),
-                    may_take_new=may_take_new,
+                found = (
+                    found
+                    or refused
+                    or claim(
+                        kind,
+                        campaign=campaign,
+                        user=user,
+                        now=now,
+                        expires=now + timedelta(minutes=campaign.lease_minutes),
+                        may_take_new=may_take_new,
+                    )
                 )
         except IntegrityError:
             continue
+        if isinstance(found, ServiceError):
+            raise found  # the round's refusal, once what it decided is saved
         if found is None:
             if not may_take_new:
                 raise ServiceError(
@@ -281,6 +299,7 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     given, lease = lease, lease_locked(lease, locked)
     check_open(lease)
     check_kind(lease, Lease.Kind.WRITE)
+    check_qualified(lease)
     campaign, paragraph = lease.campaign, lease.paragraph
     errors, clean = check_questions(
         paragraph.text, questions, asked=questions_asked(lease), _=_, ngettext=ngettext

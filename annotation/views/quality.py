@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.services import annotator_pause, annotator_resume
 from annotation.models import Campaign
+from annotation.selectors.qualification import qualification_people
 from annotation.selectors.quality import (
     IDLE_LIMIT,
     annotators_without_questions,
@@ -56,7 +58,10 @@ def quality_page(request):
         "query": urlencode({"campaign": campaign.pk}) if campaign else "",
         "idle": idle[:IDLE_LIMIT],
         "idle_more": len(idle) > IDLE_LIMIT,
-        "campaigns": Campaign.objects.filter(kind__in=Campaign.WRITING_KINDS),
+        # Writing campaigns, and any campaign with a qualification round (its section below).
+        "campaigns": Campaign.objects.filter(
+            Q(kind__in=Campaign.WRITING_KINDS) | Q(qualification_questions__gt=0)
+        ),
         "campaign": campaign,
         "model": model,
         "can_pause": request.user.has_role(Role.ADMIN),
@@ -64,6 +69,8 @@ def quality_page(request):
         "reading": reading,
         "overall": value["overall"] if value else None,
         "rules": value["rules"] if value else None,
+        # The campaign's qualification round: who is in it, passed, failed (docs/quality.md).
+        "qualification": qualification_people(campaign=campaign) if campaign else [],
     }
     return render(request, "annotation/quality.html", context, status=page.status)
 

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
 from annotation.selectors.campaigns import campaign_for, campaigns_for, held_campaigns
+from annotation.selectors.qualification import qualification_item_of, qualification_standing
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
@@ -41,11 +42,15 @@ def annotator_home(request):
     summary = annotator_summary(user=request.user)
     summary["time_week"] = format_hm(summary["seconds_week"])
     summary["time_total"] = format_hm(summary["seconds_total"])
+    campaigns = list(campaigns_for(request.user))
+    for campaign in campaigns:  # where they stand in each round (docs/quality.md)
+        standing = qualification_standing(campaign=campaign, user=request.user)
+        campaign.qualification_status = standing.status
     return render(
         request,
         "annotation/annotator_home.html",
         {
-            "campaigns": campaigns_for(request.user),
+            "campaigns": campaigns,
             "held": held_campaigns(annotator=request.user),
             "summary": summary,
             "feedback": feedback_for(annotator=request.user),
@@ -78,6 +83,8 @@ def next_paragraph(request, campaign_pk: int):
         claim = claim_next(campaign=campaign, annotator=request.user)
     except ServiceError as error:
         messages.error(request, error.summary())
+        if "qualification" in error.errors:  # failed the round: their answers, the guidelines
+            return redirect("annotation:qualification", campaign_pk=campaign.pk)
         return redirect("annotation:annotator-home")
     if claim is None:
         if answering:
@@ -264,6 +271,10 @@ def lease_page(request, pk: int):
     # A paragraph already sent (Back after "Send", a reload, a second tab) is shown as sent,
     # with the next one offered: never as an editable page whose sending would be refused.
     sent = lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.WRITE
+    if lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.ANSWER:
+        item = qualification_item_of(lease)
+        if item is not None:  # the round's question answered (Back, a reload): its feedback
+            return redirect("annotation:qualification-item", pk=item.pk)
     if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED) and not sent:
         messages.info(request, _("This item is finished: it was sent or given back."))
         return redirect("annotation:annotator-home")
@@ -369,7 +380,16 @@ def script_context(paragraph) -> dict:
 
 
 def _answer_page(request, lease: Lease, errors=None, status=200):
+    item = qualification_item_of(lease)
     context = {
+        "qualification": {
+            "position": item.position + 1,
+            "count": lease.campaign.qualification_questions,
+            "bar": lease.campaign.qualification_bar,
+            "try": item.attempt.number,
+        }
+        if item
+        else None,
         "lease": lease,
         "campaign": lease.campaign,
         "question": lease.question,
@@ -401,12 +421,15 @@ def answer_submit_view(request, pk: int):
     if lease.kind != Lease.Kind.ANSWER:
         raise Http404
     try:
-        answer_submit(lease=lease, data=_answer_data(request.POST))
+        answer = answer_submit(lease=lease, data=_answer_data(request.POST))
     except ServiceError as error:
         if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED):
             messages.error(request, error.summary())
             return redirect("annotation:annotator-home")
         return _answer_page(request, lease, error.errors, status=error.status)
+    item = getattr(answer, "qualification_item", None)
+    if item is not None:  # the qualification round: the right answer, then what comes next
+        return redirect("annotation:qualification-item", pk=item.pk)
     messages.success(request, _("Answer saved. Thank you!"))
     if not lease.campaign.active:  # closed meanwhile: the answer is kept, nothing comes next
         return redirect("annotation:annotator-home")

@@ -106,6 +106,12 @@ SKIPPED = {
     "annotation:next-review": "POST only",
     "annotation:review-skip": "POST only",
     "annotation:annotator-pause": "POST only",
+    "annotation:qualification-retry": "POST only",
+    "annotation:qualification-reset": "POST only",
+    # A newcomer's own round: opened on a laptop and a phone, in both languages, by
+    # tests/e2e/test_qualification_round.py, with the round's data it needs.
+    "annotation:qualification": "a round's page: tests/e2e/test_qualification_round.py",
+    "annotation:qualification-item": "a round's feedback: tests/e2e/test_qualification_round.py",
     "reports:hours-csv": "a CSV download",
     "evaluation:baseline-run-status": "htmx fragment",
     "evaluation:analysis-start": "POST only",

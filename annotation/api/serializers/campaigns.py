@@ -30,6 +30,8 @@ class CampaignWriteSerializer(serializers.Serializer):
     review_ceiling = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
     review_error_bar = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
     gold_share = serializers.DecimalField(max_digits=3, decimal_places=2, required=False)
+    qualification_questions = serializers.IntegerField(required=False)
+    qualification_bar = serializers.IntegerField(required=False)
     extra_answers = serializers.IntegerField(required=False)
     unanswerable_per_paragraph = serializers.IntegerField(required=False)
     lease_minutes = serializers.IntegerField(required=False)
