@@ -87,8 +87,8 @@ def release_split_normalization(*, question_ids) -> Normalization:
     """Return the normalization of the language of these questions' articles.
 
     The mode the language's registry entry names (`evaluation.metrics.language_normalization`);
-    a regional code counts as its language (fr-ca is French). A release holds one language in practice;
-    should it hold several, the language with the most of these questions decides.
+    a regional code counts as its language (fr-ca is French). A release holds one language in
+    practice; should it hold several, the language with the most of these questions decides.
     """
     languages = Counter(
         questions_by_export_id(question_ids).values_list("paragraph__article__language", flat=True)
