@@ -5,7 +5,8 @@ version, and two additional answers), each answer in turn is the prediction and 
 the ground truth; EM and F1 use the normalization of the language's metric mode (FQuAD's French
 one for French: `evaluation.metrics.language_normalization`, from the registry of
 languages), best over the ground truths; the three runs are averaged, then the questions.
-The figures are given per split and per annotator (an annotator's figure is the mean over the answers they gave).
+The figures are given per split and per annotator (an annotator's figure is the mean over
+the answers they gave).
 
 The questions are those that count in releases (`dataset_questions`: never a rejected one,
 nor one without an answer to show). Left out: questions that have no additional answer yet.
