@@ -131,8 +131,14 @@ def _positions(questions: list[ImportedQuestion]) -> list[int]:
 
 
 def _campaign_ensure(source: str, language: str) -> Campaign:
-    """Return the source's import campaign, created the first time (inactive, every split)."""
+    """Return the source's import campaign in this language, created the first time
+    (inactive, every split). A campaign holds one language: the same file name imported in
+    another language (XQuAD's files share their ids, not their text) gets its own campaign,
+    "Import <file> (<language>)", rather than mixing two languages in one."""
     name = f"Import {source}"[:MAX_CAMPAIGN_NAME]
+    existing = Campaign.objects.filter(name=name).first()
+    if existing is not None and existing.language != language:
+        name = f"Import {source}"[: MAX_CAMPAIGN_NAME - len(language) - 3] + f" ({language})"
     campaign, _created = Campaign.objects.get_or_create(
         name=name,
         defaults={
@@ -144,5 +150,8 @@ def _campaign_ensure(source: str, language: str) -> Campaign:
     )
     if campaign.kind != Campaign.Kind.QUESTIONS:
         message = _("The campaign “%(name)s” exists and does not hold questions; rename it first.")
+        raise ServiceError({"path": [message % {"name": name}]})
+    if campaign.language != language:
+        message = _("The campaign “%(name)s” exists in another language; rename it first.")
         raise ServiceError({"path": [message % {"name": name}]})
     return campaign

@@ -12,7 +12,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from annotation.models import Question
+from annotation.models import Campaign, Question
 from core.roles import Role
 from corpus.models import Article, Paragraph
 from exports.services.releases import release_build, release_create
@@ -80,3 +80,31 @@ def test_each_language_imports_its_whole_file_and_releases_only_its_own(db, rele
             Paragraph.objects.filter(article__language=code).values_list("text", flat=True)
         )
         assert contexts == stored and len(stored) == 240
+
+
+def _tiny_squad(folder, text: str, question: str, answer: str):
+    folder.mkdir()
+    path = folder / "same-name.json"
+    qa = {"id": "q1", "question": question, "answers": [{"text": answer, "answer_start": 0}]}
+    data = {"data": [{"title": "T", "paragraphs": [{"context": text, "qas": [qa]}]}]}
+    path.write_text(json.dumps({"version": "1.1", "data": data["data"]}), encoding="utf-8")
+    return path
+
+
+def test_one_file_name_in_two_languages_makes_two_campaigns_of_one_language_each(db, tmp_path):
+    french = _tiny_squad(tmp_path / "fr", "Paris est la capitale.", "Quelle capitale ?", "Paris")
+    german = _tiny_squad(tmp_path / "de", "Berlin ist die Hauptstadt.", "Welche Stadt?", "Berlin")
+
+    assert import_file(french, "fr")["questions_imported"] == 1
+    assert import_file(german, "de")["questions_imported"] == 1
+    assert import_file(german, "de")["questions_imported"] == 0  # again: the same campaign
+
+    campaigns = Campaign.objects.filter(name__startswith="Import same-name.json").order_by("pk")
+    assert [(c.name, c.language) for c in campaigns] == [
+        ("Import same-name.json", "fr"),
+        ("Import same-name.json (de)", "de"),
+    ]
+    assert [
+        sorted(Question.objects.filter(campaign=c).values_list("text", flat=True))
+        for c in campaigns
+    ] == [["Quelle capitale ?"], ["Welche Stadt?"]]
