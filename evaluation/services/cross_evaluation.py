@@ -148,7 +148,7 @@ def _target_questions(evaluation: CrossEvaluation):
         release = evaluation.release
         gold = release_gold(release=release, split=evaluation.split)
         examples = release_gold_examples(release, evaluation.split)
-        norm = release_split_normalization(question_ids=gold)
+        norm = release_split_normalization(question_ids=gold, release=release)
     else:
         found = evaluation.training_file
         if found is None:

@@ -295,6 +295,7 @@ def test_partial_predictions_get_the_exact_french_figures(board):
 )
 def test_the_normalization_follows_the_language_of_the_articles(board, language, name):
     Article.objects.update(language=language)
+    _options_without_language(board.release)  # a release from before issue 27 names none
 
     response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
 
@@ -306,9 +307,25 @@ def test_the_normalization_follows_the_language_of_the_articles(board, language,
         assert response.json()["exact_match"] < 100.0 * 4 / 6
 
 
+def _options_without_language(release):
+    release.options = {k: v for k, v in release.options.items() if k != "language"}
+    release.save(update_fields=["options"])
+
+
+def test_a_release_of_one_language_is_scored_with_its_languages_mode(board):
+    # Its `language` option decides, whatever other languages share its questions' ids.
+    assert board.release.options["language"] == "fr"
+    Article.objects.update(language="de")
+
+    response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
+
+    assert response.json()["normalization"] == {"name": "fquad-fr", "version": "1"}
+
+
 def test_a_score_stored_as_word_reads_as_chars(board):
     # rows stored before issue 27 say "word": the same rules, now called "chars"
     Article.objects.update(language="ro")
+    _options_without_language(board.release)
     response = submit(api_for(board.writer), board, predictions=board.predictions(PARTIAL))
     assert response.json()["normalization"] == {"name": "chars", "version": "1"}
     Submission.objects.update(normalization="word")  # as an old row holds it

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from annotation.models import Campaign, Question
 from core.roles import Role
 from corpus.models import Article, Paragraph
+from evaluation.services.leaderboard.submissions import release_split_normalization
 from exports.services.releases import release_build, release_create
 from tests.factories import UserFactory
 from tests.needs import SHARED_DATA, require_file
@@ -80,6 +81,12 @@ def test_each_language_imports_its_whole_file_and_releases_only_its_own(db, rele
             Paragraph.objects.filter(article__language=code).values_list("text", flat=True)
         )
         assert contexts == stored and len(stored) == 240
+        # Scored with the release's own language: its ids alone are every language's (a tie
+        # of twelve, which the id lookup settles alphabetically, for Arabic).
+        assert release_split_normalization(question_ids=found, release=release).name == (
+            f"mlqa-{code}"
+        )
+        assert release_split_normalization(question_ids=found).name == "mlqa-ar"
 
 
 def _tiny_squad(folder, text: str, question: str, answer: str):

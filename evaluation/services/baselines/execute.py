@@ -311,7 +311,7 @@ def _work(run: BaselineRun, report) -> str:
             continue
         examples = _gold_examples(run, split)
         # The language of the split's questions decides, as for leaderboard submissions.
-        norm = release_split_normalization(question_ids=gold)
+        norm = release_split_normalization(question_ids=gold, release=run.release)
         predictions = predict_split(run, split, examples, report)
         scored = (examples, predictions, gold, norm)
         if not v2:

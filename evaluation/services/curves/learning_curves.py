@@ -186,7 +186,7 @@ def _curve_data(run: BaselineRun, fractions, seed) -> _CurveData:
     if not gold:
         raise RuntimeError("the dev split holds no question to score")
     examples = _gold_examples(run, "dev")
-    norm = release_split_normalization(question_ids=gold)
+    norm = release_split_normalization(question_ids=gold, release=release)
     return _CurveData(by_id, subsets, gold, examples, norm, sorted(gold))
 
 

@@ -83,13 +83,18 @@ def check_split(split) -> str:
     return split
 
 
-def release_split_normalization(*, question_ids) -> Normalization:
+def release_split_normalization(*, question_ids, release=None) -> Normalization:
     """Return the normalization of the language of these questions' articles.
 
     The mode the language's registry entry names (`evaluation.metrics.language_normalization`);
     a regional code counts as its language (fr-ca is French). A release holds one language in
-    practice; should it hold several, the language with the most of these questions decides.
+    practice; should it hold several, the language with the most of these questions decides. A
+    release built for one language (its `language` option, releases since issue 27) names it:
+    the questions' ids cannot, when several languages share them (XQuAD's twelve files).
     """
+    language = (release.options or {}).get("language") if release is not None else None
+    if language:
+        return language_normalization(language)
     languages = Counter(
         questions_by_export_id(question_ids).values_list("paragraph__article__language", flat=True)
     )
@@ -135,7 +140,7 @@ def submission_create(
         user=user, split=split, question_ids=gold, unanswerable=release.squad_version == "2.0"
     )
     _check_split_ids(gold, split, predictions, na_probs)
-    norm = release_split_normalization(question_ids=gold)
+    norm = release_split_normalization(question_ids=gold, release=release)
     _check_installed(norm)
     exact, f1, total, metrics = _scored(release, gold, predictions, na_probs, norm)
     return Submission.objects.create(
