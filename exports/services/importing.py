@@ -10,8 +10,9 @@ One file is imported in one transaction: all of it, or nothing.
 - Questions keep the file's id as `source_id` and go to an inactive questions campaign named
   "Import <file name>" (one per language: "Import <file name> (<language>)" when that name
   is already another language's). Every answer is kept: the first is the original answer of
-  the account `squad-import`, the others additional answers of `squad-import-2`, `squad-import-3`…, since
-  one person gives at most one answer per question. These accounts cannot sign in.
+  the account `squad-import`, the others additional answers of `squad-import-2`,
+  `squad-import-3`…, since one person gives at most one answer per question. These accounts
+  cannot sign in.
 - An answer whose text is not at its `answer_start` is moved to its text when that occurs
   exactly once in the paragraph (reported as repaired), else kept as given and flagged
   `misaligned` (listed, left out of releases and scores).
