@@ -530,7 +530,21 @@ def test_quality_rows_have_exact_values(admin_user, audited, four_reviewed, anno
     response = api.get(f"/api/v1/quality/?campaign={audited.pk}")
     assert response.status_code == 200
     # 4 questions, 3 reviewed: each verdict is 1 of 3 → 33.3 %; median of 10, 20, 30, 40 = 25
-    assert response.json() == [
+    [row] = response.json()
+    # Agreement, signs and history (docs/quality.md): no additional answer to agree with; 4
+    # one-word answers of 4, 3 made of the question's words, none the first sentence; fewer
+    # than 20 answers: nothing flagged; one week: 3 reviewed, 1 rejected.
+    assert (row.pop("agreement"), row.pop("agreement_answers"), row.pop("flags")) == (None, 0, [])
+    signs = row.pop("signs")
+    assert {name: (s["count"], s["answers"], s["flagged"]) for name, s in signs.items()} == {
+        "short": (4, 4, False),
+        "first_sentence": (0, 4, False),
+        "question_words": (3, 4, False),
+    }
+    assert [(week["reviewed"], round(week["rejected_pct"], 1)) for week in row.pop("history")] == [
+        (3, 33.3)
+    ]
+    assert [row] == [
         {
             "annotator": "ann0",
             "annotator_id": annotators[0].pk,
@@ -548,7 +562,7 @@ def test_quality_rows_have_exact_values(admin_user, audited, four_reviewed, anno
             "validated_fooling_pct": None,
         }
     ]
-    assert api.get("/api/v1/quality/").json() == response.json()
+    assert api.get("/api/v1/quality/").json()[0]["questions"] == 4
     other = campaign_create(name="Vide", splits=["dev"])
     assert api.get(f"/api/v1/quality/?campaign={other.pk}").json() == []
     missing = api.get("/api/v1/quality/?campaign=999999")
@@ -564,7 +578,10 @@ def test_quality_of_unreviewed_work_has_no_shares(admin_user, campaign, paragrap
     campaign_update(campaign=campaign, review_rate=Decimal("0"))
     lease = lease_claim_next(campaign=campaign, annotator=annotators[1]).lease
     questions_submit(lease=lease, questions=good_questions(paragraphs[0]))  # 40, 41, 42 s
-    assert api_for(admin_user).get("/api/v1/quality/").json() == [
+    [row] = api_for(admin_user).get("/api/v1/quality/").json()
+    assert (row.pop("agreement"), row.pop("flags"), row.pop("history")) == (None, [], [])
+    assert row.pop("signs")["short"]["count"] == 3 and row.pop("agreement_answers") == 0
+    assert [row] == [
         {
             "annotator": "ann1",
             "annotator_id": annotators[1].pk,
@@ -672,6 +689,7 @@ def test_human_performance_api_shape(admin_user):
             "test": {"f1": 91.2, "exact_match": 75.9},
         },
         "normalization": {"name": "fquad-fr", "version": "1"},
+        "language": "fr",
     }
     assert api.get("/api/v1/human-performance/?split=dev").json() == response.json()
 

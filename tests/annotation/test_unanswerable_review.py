@@ -793,7 +793,7 @@ def test_the_history_page_of_a_test_question_holds_back_the_unanswerable_flag(
     history = [e for e in find_all(by_id(html, "question-history")) if e.name == "li"]
     assert ["data-unanswerable" in dict(e.attributes) for e in history] == [False]
     assert find_all(html, id="question-unanswerable") == []
-    assert "Suisse" not in re.sub(r'<p class="paragraph-text">.*?</p>', "", html, flags=re.S)
+    assert "Suisse" not in re.sub(r'<p class="paragraph-text"[^>]*>.*?</p>', "", html, flags=re.S)
     detail = api_for(reviewer).get(f"/api/v1/questions/{question.uuid}/").json()
     assert [(v["is_impossible"], v["answer_text"]) for v in detail["revisions"]] == [(None, None)]
 

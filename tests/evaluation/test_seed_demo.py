@@ -161,7 +161,7 @@ def test_a_second_language_is_seeded_beside_french(db, tmp_path, settings):
     )
     # The demo release is French only: the English paragraphs have their own campaign.
     release = Release.objects.get(name="demo-piaf")
-    assert "language" not in release.options
+    assert release.options["language"] == "fr"
     assert (
         Paragraph.objects.filter(article__language="fr").count() + 240 == Paragraph.objects.count()
     )

@@ -212,6 +212,7 @@ def demo_release_ensure(admin) -> bool:
         version="1.0",
         description="PIAF as the demo corpus, with the demo's own questions and answers.",
         formats=["squad", "hf"],
+        language="fr",  # a release holds one language: the French demo's (issue 27)
         # Scored on release (docs/release-scoring.md): the build records the lexical run.
         score_with=[{"kind": "lexical"}],
     )
