@@ -224,6 +224,15 @@ def test_the_quality_table_shows_each_annotators_rate_why_and_gold_score(setup):
         '50.0&nbsp;% <span class="hint">[16.4–83.6]</span><br>'
         '<span class="hint">F1 50.0 over 2 answers</span>'
     )
+    # The API gives the same figures.
+    api_client = Client()
+    api_client.force_login(admin)
+    [row] = api_client.get(
+        f"/api/v1/quality/?campaign={campaign.pk}", HTTP_ACCEPT_LANGUAGE="en"
+    ).json()
+    assert (row["review_rate"]["rate"], row["review_rate"]["flagged"]) == (40.0, True)
+    assert row["gold"] == {"score": 50.0, "low": 16.4, "high": 83.6, "f1": 50.0, "answers": 2}
+    assert client.get("/api/v1/quality/").json()[0]["gold"] is None
     # Wilson 80 % for 1 right of 2: 0.5 ± 1.2816·√(0.125 + 0.1027)/1.8212 = [16.4, 83.6].
     # All campaigns at once: a rate is a campaign's, so the cells say "—".
     every_html = every.content.decode()

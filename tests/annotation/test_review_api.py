@@ -544,6 +544,13 @@ def test_quality_rows_have_exact_values(admin_user, audited, four_reviewed, anno
     assert [(week["reviewed"], round(week["rejected_pct"], 1)) for week in row.pop("history")] == [
         (3, 33.3)
     ]
+    # The campaign's fixed rate (the audited fixture reviews all); no gold answer.
+    assert row.pop("review_rate") == {
+        "rate": 100.0,
+        "why": "taux de 100\u202f%\u00a0: celui de la campagne",
+        "flagged": False,
+    }
+    assert row.pop("gold") is None
     assert [row] == [
         {
             "annotator": "ann0",
@@ -581,6 +588,7 @@ def test_quality_of_unreviewed_work_has_no_shares(admin_user, campaign, paragrap
     [row] = api_for(admin_user).get("/api/v1/quality/").json()
     assert (row.pop("agreement"), row.pop("flags"), row.pop("history")) == (None, [], [])
     assert row.pop("signs")["short"]["count"] == 3 and row.pop("agreement_answers") == 0
+    assert (row.pop("review_rate"), row.pop("gold")) == (None, None)  # all campaigns: none
     assert [row] == [
         {
             "annotator": "ann1",

@@ -29,6 +29,11 @@ class QualityRowSerializer(serializers.Serializer):
     signs = serializers.DictField(child=serializers.DictField())
     flags = serializers.SerializerMethodField()
     history = serializers.ListField(child=serializers.DictField())
+    # The adaptive review and the gold questions (docs/quality-control.md), a campaign's: null
+    # without ?campaign=. `review_rate`: {rate (%), why (words), flagged}; `gold`: {score (% of
+    # gold answers right), low, high (its Wilson interval), f1 (mean), answers}, null when none.
+    review_rate = serializers.DictField(allow_null=True)
+    gold = serializers.DictField(allow_null=True)
 
     def get_flags(self, row) -> list[str]:
         return [flag["sign"] for flag in row["flags"]]
