@@ -22,8 +22,8 @@ RUN groupadd --system --gid 10001 app \
 # Dependencies first, from pyproject.toml alone: this layer is rebuilt only when it changes.
 COPY pyproject.toml /tmp/deps/pyproject.toml
 RUN case "$INSTALL_GPU" in \
-        0) extra="" ;; \
-        1) extra="[gpu]" ;; \
+        0) extra="[languages]" ;; \
+        1) extra="[gpu,languages]" ;; \
         *) echo "INSTALL_GPU must be 0 or 1, got '$INSTALL_GPU'" >&2; exit 1 ;; \
     esac \
     && pip install "/tmp/deps${extra}" \

@@ -329,10 +329,12 @@ def test_image_is_python_311_slim():
     assert dockerfile("FROM") == ["python:3.11-slim"]
 
 
-def test_image_installs_the_project_with_an_optional_gpu_extra():
+def test_image_installs_the_project_with_the_languages_extra_and_an_optional_gpu_extra():
     runs = " ".join(dockerfile("RUN"))
     assert "INSTALL_GPU=0" in dockerfile("ARG")
-    assert 'extra="[gpu]"' in runs
+    # Word bounds and metric modes of Chinese and Thai (jieba, PyThaiNLP) in every image.
+    assert 'extra="[languages]"' in runs
+    assert 'extra="[gpu,languages]"' in runs
     assert "pip install --no-deps ." in runs
 
 
