@@ -187,6 +187,21 @@ class Answer(models.Model):
     def __str__(self):
         return self.text[:80]
 
+    @classmethod
+    def additional_given(cls, lease, clean) -> "Answer":
+        """The additional answer a lease's holder gave (`clean`: the checked span or "no
+        answer", and the seconds spent), not saved: the additional-answer, gold and
+        qualification paths each decide where it goes."""
+        return cls(
+            question_id=lease.question_id,
+            author_id=lease.annotator_id,
+            answer_start=clean.answer_start,
+            text=clean.answer_text,
+            no_answer=clean.no_answer,
+            kind=cls.Kind.ADDITIONAL,
+            seconds_spent=clean.seconds_spent,
+        )
+
 
 class QuestionRevision(models.Model):
     """One version of a question and its original answer span: who wrote it, when, and what.

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotation.models import Answer, Campaign, Lease, QualificationAttempt, QualificationItem
+from django.db.models import Exists, OuterRef
+
+from annotation.models import (
+    Answer,
+    Campaign,
+    GoldAnswer,
+    GoldQuestion,
+    Lease,
+    QualificationAttempt,
+    QualificationItem,
+)
 
 # Where a person stands in a campaign's round.
 EXEMPT = "exempt"  # no round, or they worked in the campaign before it had one
@@ -28,6 +38,26 @@ class Standing:
     def must_qualify(self) -> bool:
         """Whether real work is refused to them now."""
         return self.status not in (EXEMPT, PASSED)
+
+
+def unseen_gold(campaign: Campaign, user) -> GoldQuestion | None:
+    """The first active gold question of the campaign's language the person never saw: not
+    theirs, never leased, answered or scored by them. The unannounced gold items of a stream
+    (services/gold.py) and the qualification round's (services/qualification.py) both take it,
+    so that nobody meets a gold question twice, and a second try gets other questions."""
+    seen = Lease.objects.filter(annotator=user, question_id=OuterRef("question_id"))
+    answered = Answer.objects.filter(author=user, question_id=OuterRef("question_id"))
+    scored = GoldAnswer.objects.filter(annotator=user, gold_id=OuterRef("pk"))
+    return (
+        GoldQuestion.objects.filter(active=True, language=campaign.language)
+        .exclude(question__author=user)
+        .exclude(Exists(seen))
+        .exclude(Exists(answered))
+        .exclude(Exists(scored))
+        .select_related("question")
+        .order_by("pk")
+        .first()
+    )
 
 
 def qualification_standing(*, campaign: Campaign, user) -> Standing:

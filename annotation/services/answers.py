@@ -88,15 +88,7 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
         item = qualification_answer_submit(item=item, lease=lease, clean=clean, now=now)
         for each in (given, lease):
             each.status, each.finished_at = Lease.Status.SUBMITTED, now
-        answer = Answer(
-            question_id=lease.question_id,
-            author_id=lease.annotator_id,
-            answer_start=clean.answer_start,
-            text=clean.answer_text,
-            no_answer=clean.no_answer,
-            kind=Answer.Kind.ADDITIONAL,
-            seconds_spent=clean.seconds_spent,
-        )
+        answer = Answer.additional_given(lease, clean)
         answer.qualification_item = item  # for the response's feedback, never saved
         return answer
     check_qualified(lease)
@@ -117,15 +109,9 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
     try:
         with transaction.atomic():
             Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
-            answer = Answer.objects.create(
-                question=question,
-                author_id=lease.annotator_id,
-                answer_start=clean.answer_start,
-                text=clean.answer_text,
-                no_answer=clean.no_answer,
-                kind=Answer.Kind.ADDITIONAL,
-                seconds_spent=clean.seconds_spent,
-            )
+            answer = Answer.additional_given(lease, clean)
+            answer.question = question  # the row at hand, not read again
+            answer.save(force_insert=True)
     except IntegrityError:
         if Answer.objects.filter(question=question, author_id=lease.annotator_id).exists():
             raise ServiceError(

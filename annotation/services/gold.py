@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from annotation.gold_scoring import POINT, GoldScorer, plain_score
 from annotation.models import Answer, Campaign, GoldAnswer, GoldQuestion, Lease, Question, WorkItem
+from annotation.selectors.qualification import unseen_gold
 from core.errors import ServiceError
 from core.extensions import extension
 from core.roles import Role
@@ -144,19 +145,7 @@ def gold_claim(
     position = Lease.objects.filter(campaign=campaign, annotator=user).count()
     if not _draw(campaign, user.pk, position):
         return None
-    seen = Lease.objects.filter(annotator=user, question_id=OuterRef("question_id"))
-    answered = Answer.objects.filter(author=user, question_id=OuterRef("question_id"))
-    scored = GoldAnswer.objects.filter(annotator=user, gold_id=OuterRef("pk"))
-    gold = (
-        GoldQuestion.objects.filter(active=True, language=campaign.language)
-        .exclude(question__author=user)
-        .exclude(Exists(seen))
-        .exclude(Exists(answered))
-        .exclude(Exists(scored))
-        .select_related("question")
-        .order_by("pk")
-        .first()
-    )
+    gold = unseen_gold(campaign, user)
     if gold is None:
         return None
     try:
@@ -204,12 +193,4 @@ def gold_answer_submit(*, lease: Lease, clean, now: datetime) -> Answer:
         raise ServiceError(
             {"lease": [_("You already answered this question.")]}, status=409
         ) from None
-    return Answer(
-        question_id=lease.question_id,
-        author_id=lease.annotator_id,
-        answer_start=clean.answer_start,
-        text=clean.answer_text,
-        no_answer=clean.no_answer,
-        kind=Answer.Kind.ADDITIONAL,
-        seconds_spent=clean.seconds_spent,
-    )
+    return Answer.additional_given(lease, clean)

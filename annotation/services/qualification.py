@@ -18,15 +18,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.models import (
-    Answer,
     Campaign,
-    GoldAnswer,
-    GoldQuestion,
     Lease,
     QualificationAttempt,
     QualificationItem,
@@ -39,6 +35,7 @@ from annotation.selectors.qualification import (
     WAITING,
     answered_count,
     qualification_standing,
+    unseen_gold,
 )
 from annotation.services.gold import _score
 from core.errors import ServiceError
@@ -95,7 +92,7 @@ def qualification_claim(
         return None
     done = answered_count(attempt)
     # The round asks fewer questions now than when the try began: it is decided as it stands.
-    gold = None if done >= campaign.qualification_questions else _next_gold(campaign, user)
+    gold = None if done >= campaign.qualification_questions else unseen_gold(campaign, user)
     if gold is None:
         if done == 0:
             return ServiceError(
@@ -148,24 +145,6 @@ def _item_lease(lease: Lease, expires: datetime) -> Lease:
 
 def _with_item(lease: Lease) -> Lease:
     return Lease.objects.select_related("paragraph__article", "question").get(pk=lease.pk)
-
-
-def _next_gold(campaign: Campaign, user) -> GoldQuestion | None:
-    """The first gold question of the campaign's language the person never saw: not theirs,
-    never leased, answered or scored by them (so a second try gets other questions)."""
-    seen = Lease.objects.filter(annotator=user, question_id=OuterRef("question_id"))
-    answered = Answer.objects.filter(author=user, question_id=OuterRef("question_id"))
-    scored = GoldAnswer.objects.filter(annotator=user, gold_id=OuterRef("pk"))
-    return (
-        GoldQuestion.objects.filter(active=True, language=campaign.language)
-        .exclude(question__author=user)
-        .exclude(Exists(seen))
-        .exclude(Exists(answered))
-        .exclude(Exists(scored))
-        .select_related("question")
-        .order_by("pk")
-        .first()
-    )
 
 
 def _decide(attempt: QualificationAttempt) -> str:
