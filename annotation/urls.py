@@ -55,6 +55,7 @@ urlpatterns = [
     ),
     # A question with its history: its author, reviewers and admins
     path("questions/<uuid:uuid>/", questions.question_page, name="question"),
+    path("questions/<uuid:uuid>/gold/", questions.question_gold, name="question-gold"),
     # Admins
     path("manage/quality/", quality.quality_page, name="quality"),
     path("manage/annotators/<int:pk>/pause/", quality.annotator_pause_view, name="annotator-pause"),

@@ -324,3 +324,44 @@ def test_an_answer_lease_held_when_its_question_becomes_gold_stays_ordinary(peop
     # No more ordinary answers for it: nobody else is offered it.
     nxt = answer_claim_next(campaign=extra, annotator=people["e"]).lease
     assert nxt.question_id != questions[0].pk
+
+
+def test_an_admin_marks_gold_from_the_questions_page_and_nobody_else_sees_it(people, paragraphs):
+    questions = written_and_answered(people, paragraphs)
+    admin, reviewer, author = Client(), Client(), Client()
+    admin.force_login(people["boss"])
+    reviewer.force_login(people["rev"])
+    author.force_login(people["a"])
+    page = f"/questions/{questions[0].uuid}/"
+    gold = f"/questions/{questions[0].uuid}/gold/"
+
+    before = admin.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="gold-state" class="hint">Not gold.' in before
+    assert ">Mark as gold</button>" in before
+    # Only admins see the section, and only admins may post to it (nothing stored).
+    assert 'id="question-gold"' not in reviewer.get(page).content.decode()
+    assert 'id="question-gold"' not in author.get(page).content.decode()
+    assert reviewer.post(gold).status_code == 403
+    assert not GoldQuestion.objects.exists()
+
+    marked = admin.post(gold, HTTP_ACCEPT_LANGUAGE="en")
+    assert (marked.status_code, marked["Location"]) == (302, page)
+    after = admin.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The question is gold." in after
+    assert "are scored against: <q>Loire</q>." in after
+    assert ">Take it out of the gold pool</button>" in after
+    assert list(GoldQuestion.objects.values_list("question_id", "active")) == [
+        (questions[0].pk, True)
+    ]
+
+    admin.post(gold, {"action": "unmark"})
+    assert GoldQuestion.objects.get().active is False
+
+    # A refusal stays on the page with its status and its reason; nothing changes.
+    refused = admin.post(f"/questions/{questions[2].uuid}/gold/", HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 409
+    assert (
+        '<div class="form-errors" role="alert" id="gold-errors"><p>Its additional answers do '
+        "not all agree with the original one.</p></div>"
+    ) in refused.content.decode()
+    assert GoldQuestion.objects.count() == 1

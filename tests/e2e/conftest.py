@@ -63,6 +63,14 @@ def settle(page, *, timeout_ms: int = 5000) -> None:
         waited += 50
 
 
+def keep_screenshot(page, name: str, **options) -> None:
+    """Save a screenshot for a person to look at, in `$SCREENSHOTS_DIR` when it is set (the
+    suite itself writes nothing outside its temporary folders)."""
+    folder = os.environ.get("SCREENSHOTS_DIR")
+    if folder:
+        page.screenshot(path=f"{folder}/{name}", **options)
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="fr-FR")

@@ -17,13 +17,12 @@ from playwright.sync_api import expect
 
 from annotation.models import Answer, Lease
 from annotation.services.work import lease_release
-from tests.e2e.conftest import settle
+from tests.e2e.conftest import keep_screenshot, settle
 from tests.e2e.test_additional_answer import TEXT, open_next_question, to_answer  # noqa: F401
 from tests.e2e.test_review import drag_select_span
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SHOTS = "/work/shots/h3"
 FIRST, SECOND = "Gustave Eiffel", "l’Exposition universelle de 1889"
 WORDS = {
     "fr": {
@@ -116,7 +115,7 @@ def test_an_outage_keeps_the_selection_in_the_browser_and_the_server_gets_it_bac
     expect(notice).to_contain_text(words["kept"])
     expect(notice.get_by_role("button", name=words["retry"])).to_be_visible()
     expect(notice).to_be_in_viewport()  # where the annotator looks, by the answer
-    page.screenshot(path=f"{SHOTS}/answer-draft-trouble-{language}-{width}.png")
+    keep_screenshot(page, f"answer-draft-trouble-{language}-{width}.png")
     second = TEXT.index(SECOND)
     copy = local_copy(page)
     assert (copy["draft"]["start"], copy["draft"]["end"]) == (second, second + len(SECOND))
@@ -193,7 +192,7 @@ def test_a_refusal_is_said_at_once_and_not_retried(browser, live_server, to_answ
     expect(page.locator("#draft-notice-title")).to_have_text(WORDS["fr"]["refused"])
     expect(page.locator("#draft-notice")).to_contain_text("notez-la avant de quitter")
     expect(page.locator("#draft-retry")).to_be_hidden()
-    page.screenshot(path=f"{SHOTS}/answer-draft-refused-fr-390.png")
+    keep_screenshot(page, "answer-draft-refused-fr-390.png")
     assert local_copy(page)["draft"]["start"] == TEXT.index(SECOND)
     page.clock.run_for(120_000)
     assert len(puts) == 1  # never retried

@@ -106,6 +106,7 @@ SKIPPED = {
     "annotation:next-review": "POST only",
     "annotation:review-skip": "POST only",
     "annotation:annotator-pause": "POST only",
+    "annotation:question-gold": "POST only",
     "annotation:qualification-retry": "POST only",
     "annotation:qualification-reset": "POST only",
     # A newcomer's own round: opened on a laptop and a phone, in both languages, by

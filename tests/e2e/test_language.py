@@ -8,12 +8,12 @@ import pytest
 from playwright.sync_api import expect
 
 from core.roles import Role
+from tests.e2e.conftest import keep_screenshot
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a long e2e password"
-SHOTS = "/work/shots/h3"
 
 
 def sign_in(browser, live_server, *, width, height):
@@ -50,8 +50,8 @@ def test_switching_on_the_laptop_reaches_the_phone_on_its_next_page(browser, liv
     phone.reload()
     expect(phone.locator("html")).to_have_attribute("lang", "fr")
     expect(phone.get_by_role("heading", name="Vos campagnes")).to_be_visible()
-    phone.screenshot(path=f"{SHOTS}/language-phone-follows-fr-390.png")
-    laptop.screenshot(path=f"{SHOTS}/language-laptop-fr-1366.png")
+    keep_screenshot(phone, "language-phone-follows-fr-390.png")
+    keep_screenshot(laptop, "language-laptop-fr-1366.png")
     # Signed out, the phone keeps the account's last choice (its cookie was brought in line).
     phone.locator("summary.site-menu-toggle").click()
     phone.get_by_role("button", name="Déconnexion").click()

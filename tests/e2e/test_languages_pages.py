@@ -1,7 +1,7 @@
 """The pages of a campaign in another language, in Chromium (core.languages): an Arabic
 paragraph reads right to left and hints for "؟"; a Thai campaign's pages say what Thai lacks.
 
-Set SHOTS_DIR to keep screenshots (1366x768 and 390x844, French and English interface).
+Set SCREENSHOTS_DIR to keep screenshots (1366x768 and 390x844, French and English interface).
 """
 
 import os
@@ -29,7 +29,7 @@ SIZES = ((1366, 768), (390, 844))
 
 
 def _shot(page, name):
-    folder = os.environ.get("SHOTS_DIR")
+    folder = os.environ.get("SCREENSHOTS_DIR")
     if folder:
         os.makedirs(folder, exist_ok=True)
         page.screenshot(path=f"{folder}/{name}.png", full_page=True)

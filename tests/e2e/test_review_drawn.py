@@ -13,12 +13,12 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from tests.annotation.conftest import good_questions
+from tests.e2e.conftest import keep_screenshot
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a long e2e password"
-SHOTS = "/work/shots/h4"
 TEXT = (
     "Paragraphe {i} : Marseille accueille Bordeaux, Grenoble puis Toulouse chaque année, "
     "selon les archives."
@@ -91,7 +91,7 @@ def test_the_reviewer_sees_why_the_question_was_drawn(
     expect(drawn).to_be_visible()
     text = drawn.inner_text().replace("\u00a0", " ").replace("\u202f", " ")
     assert text == DRAWN[language]
-    page.screenshot(path=f"{SHOTS}/review-drawn-{language}-{width}.png", full_page=False)
+    keep_screenshot(page, f"review-drawn-{language}-{width}.png", full_page=False)
     context.close()
 
 
@@ -107,5 +107,5 @@ def test_the_campaign_page_shows_the_quality_settings(browser, live_server, flag
     expect(adaptive).to_be_checked()
     expect(page.locator("#id_gold_share")).to_have_value("0.00")
     page.locator("#id_review_adaptive").scroll_into_view_if_needed()
-    page.screenshot(path=f"{SHOTS}/campaign-quality-{language}.png", full_page=False)
+    keep_screenshot(page, f"campaign-quality-{language}.png", full_page=False)
     context.close()

@@ -16,13 +16,13 @@ from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
+from tests.e2e.conftest import keep_screenshot
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a long e2e password"
-SHOTS = "/work/shots/h3"
 FILLER = (
     "Le canal traverse des plaines, des collines et des villages dont les noms changent au fil "
     "des siècles, et ses écluses ovales retiennent l'eau des rigoles de la Montagne Noire. "
@@ -98,7 +98,7 @@ def test_on_a_phone_the_answer_under_review_is_in_view(browser, live_server, sam
     expect(page.locator("#paragraph mark.answer-mark")).to_have_text("1681")
     seen = answer_in_its_box(page)
     assert seen == {"capped": True, "inside": True, "onScreen": True, "text": "1681"}
-    page.screenshot(path=f"{SHOTS}/review-phone-answer-in-view-{language}-390.png")
+    keep_screenshot(page, f"review-phone-answer-in-view-{language}-390.png")
 
     # The next question (its own page): its answer is brought into view too.
     page.keyboard.press("a")
@@ -122,6 +122,6 @@ def test_on_a_laptop_the_answer_under_review_is_in_view(browser, live_server, sa
     sign_in(page, live_server, "e2e-rev", PASSWORD)
     start_reviewing(page, live_server, sampled)
     expect(page.locator("#paragraph mark.answer-mark")).to_have_text("1681")
-    page.screenshot(path=f"{SHOTS}/review-laptop-fr-1366.png")
+    keep_screenshot(page, "review-laptop-fr-1366.png")
     assert answer_in_its_box(page)["onScreen"] is True
     context.close()
