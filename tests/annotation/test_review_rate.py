@@ -62,7 +62,7 @@ def test_errors_above_the_bar_raise_the_rate_and_flag_when_proven():
     decision = adapted_rate(
         Evidence(reviewed=8, review_errors=1, gold=2, gold_errors=1), **SETTINGS
     )
-    assert (decision.rate, decision.why, decision.flagged) == (Decimal("0.40"), Why.SUSPECT, False)
+    assert (decision.rate, decision.why, decision.flagged) == (Decimal("1.00"), Why.SUSPECT, False)
     assert round(decision.low, 4) == 0.0862
     # 3 errors in 10 (30 %): low 15.4 % > 15 %: flagged.
     decision = adapted_rate(Evidence(reviewed=10, review_errors=3), **SETTINGS)
