@@ -139,7 +139,7 @@ def gold_claim(
     mine = Lease.objects.filter(campaign=campaign, annotator=user, status=Lease.Status.ACTIVE)
     held = mine.filter(Exists(gold_of_lease), kind=Lease.Kind.ANSWER).first()
     if held is not None:
-        return _with_item(held), False
+        return lease_with_item(held), False
     if not may_take_new or mine.exists():
         return None  # ordinary work held: the ordinary claim returns it
     position = Lease.objects.filter(campaign=campaign, annotator=user).count()
@@ -150,20 +150,26 @@ def gold_claim(
         return None
     try:
         with transaction.atomic():
-            made = Lease.objects.create(
-                campaign=campaign,
-                kind=Lease.Kind.ANSWER,
-                paragraph_id=gold.question.paragraph_id,
-                question=gold.question,
-                annotator=user,
-                expires_at=expires,
-            )
+            made = gold_lease_create(campaign=campaign, user=user, gold=gold, expires=expires)
     except IntegrityError:
         return None
-    return _with_item(made), True
+    return lease_with_item(made), True
 
 
-def _with_item(lease: Lease) -> Lease:
+def gold_lease_create(*, campaign: Campaign, user, gold: GoldQuestion, expires) -> Lease:
+    """The person's answer lease on a gold question: an unannounced stream item here, a
+    qualification round's item (services/qualification.py) there."""
+    return Lease.objects.create(
+        campaign=campaign,
+        kind=Lease.Kind.ANSWER,
+        paragraph_id=gold.question.paragraph_id,
+        question=gold.question,
+        annotator=user,
+        expires_at=expires,
+    )
+
+
+def lease_with_item(lease: Lease) -> Lease:
     """The lease read again with its paragraph, article and question (what a claim returns)."""
     return Lease.objects.select_related("paragraph__article", "question").get(pk=lease.pk)
 

@@ -37,7 +37,7 @@ from annotation.selectors.qualification import (
     qualification_standing,
     unseen_gold,
 )
-from annotation.services.gold import _score
+from annotation.services.gold import _score, gold_lease_create, lease_with_item
 from core.errors import ServiceError
 from core.roles import Role
 
@@ -110,16 +110,9 @@ def qualification_claim(
             {"qualification": [failed_message() if not standing.failures else waiting_message()]},
             status=403,
         )
-    lease = Lease.objects.create(
-        campaign=campaign,
-        kind=Lease.Kind.ANSWER,
-        paragraph_id=gold.question.paragraph_id,
-        question=gold.question,
-        annotator=user,
-        expires_at=expires,
-    )
+    lease = gold_lease_create(campaign=campaign, user=user, gold=gold, expires=expires)
     QualificationItem.objects.create(attempt=attempt, gold=gold, lease=lease, position=done)
-    return _with_item(lease), True
+    return lease_with_item(lease), True
 
 
 def _attempt_start(campaign: Campaign, user) -> QualificationAttempt:
@@ -140,11 +133,7 @@ def _item_lease(lease: Lease, expires: datetime) -> Lease:
         Lease.objects.filter(pk=lease.pk).update(
             status=Lease.Status.ACTIVE, finished_at=None, expires_at=expires, release_reason=""
         )
-    return _with_item(lease)
-
-
-def _with_item(lease: Lease) -> Lease:
-    return Lease.objects.select_related("paragraph__article", "question").get(pk=lease.pk)
+    return lease_with_item(lease)
 
 
 def _decide(attempt: QualificationAttempt) -> str:
