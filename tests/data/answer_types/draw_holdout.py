@@ -6,6 +6,7 @@ Run from the project root:
     python tests/data/answer_types/draw_holdout.py --context  # the same, each in its sentences
     python tests/data/answer_types/draw_holdout.py --second   # the second hold-out (seed 4242)
     python tests/data/answer_types/draw_holdout.py --third    # the third hold-out (seed 9191)
+    python tests/data/answer_types/draw_holdout.py --fourth   # the fourth hold-out (seed 6262)
 
 The eligible answers are the first answer of every question of PIAF v1.0, in file order
 (articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
@@ -17,7 +18,8 @@ same way, excluding only `piaf_200.jsonl`; the hold-out (seed 2611) excludes `pi
 and the tuning sample, so the three samples are disjoint. The second hold-out (seed 4242)
 excludes the ids of every labelled file before it: `piaf_200.jsonl`, `piaf_tune_150.jsonl`,
 `piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. The third
-hold-out (seed 9191) excludes those and `piaf_holdout2_150.jsonl` too. Only the
+hold-out (seed 9191) excludes those and `piaf_holdout2_150.jsonl` too; the fourth (seed 6262)
+excludes those and `piaf_holdout3_150.jsonl` too. Only the
 standard library is used: no Django, and the answer-type pipeline is never run here.
 """
 
@@ -43,6 +45,9 @@ BEFORE_SECOND = (
 THIRD_SEED = 9191
 # The labelled files the third hold-out must not share an answer with.
 BEFORE_THIRD = (*BEFORE_SECOND, "piaf_holdout2_150.jsonl")
+FOURTH_SEED = 6262
+# The labelled files the fourth hold-out must not share an answer with.
+BEFORE_FOURTH = (*BEFORE_THIRD, "piaf_holdout3_150.jsonl")
 SIZE = 150
 
 
@@ -107,6 +112,11 @@ def third_holdout(piaf: Path = PIAF) -> list[dict]:
     return later_holdout(THIRD_SEED, BEFORE_THIRD, piaf)
 
 
+def fourth_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-6262 draw, none of it in the six samples before it, in file order."""
+    return later_holdout(FOURTH_SEED, BEFORE_FOURTH, piaf)
+
+
 def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
     """Return the seed-7 tuning draw and the seed-2611 hold-out draw, each in file order."""
     rows = eligible(piaf)
@@ -141,8 +151,13 @@ def main() -> None:
     parser.add_argument(
         "--third", action="store_true", help="the third hold-out (seed 9191), not --seed's"
     )
+    parser.add_argument(
+        "--fourth", action="store_true", help="the fourth hold-out (seed 6262), not --seed's"
+    )
     args = parser.parse_args()
-    if args.third:
+    if args.fourth:
+        sample = fourth_holdout()
+    elif args.third:
         sample = third_holdout()
     elif args.second:
         sample = second_holdout()
