@@ -11,7 +11,7 @@ question.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -19,14 +19,13 @@ from django.utils.translation import gettext as _
 
 from annotation.models import Answer, Campaign, Lease
 from annotation.selectors.qualification import qualification_item_of
+from annotation.services.claims import Claim, claim_next
 from annotation.services.gold import gold_answer_submit, is_gold_lease
 from annotation.services.items import item_answered
 from annotation.services.qualification import check_qualified, qualification_answer_submit
 from annotation.services.work import (
-    Claim,
     check_kind,
     check_open,
-    claim_next,
     lease_locked,
     reopen_expired,
     taken_message,
@@ -78,34 +77,52 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
     given, lease = lease, lease_locked(lease, locked)
     check_open(lease)
     check_kind(lease, Lease.Kind.ANSWER)
-    question = lease.question
-    if question.author_id == lease.annotator_id:
+    if lease.question.author_id == lease.annotator_id:
         raise ServiceError({"lease": [_("You cannot answer your own question again.")]}, status=403)
     clean = check_answer(lease.paragraph.text, data)
     item = qualification_item_of(lease)
     if item is not None:  # the qualification round: scored, kept apart, decided at the last
-        now = timezone.now()
-        item = qualification_answer_submit(item=item, lease=lease, clean=clean, now=now)
-        for each in (given, lease):
-            each.status, each.finished_at = Lease.Status.SUBMITTED, now
-        answer = Answer.additional_given(lease, clean)
-        answer.qualification_item = item  # for the response's feedback, never saved
-        return answer
-    check_qualified(lease)
-    gold = is_gold_lease(lease)
-    if not gold:
-        reopen_expired(lease)
-    elif lease.status == Lease.Status.EXPIRED:
+        answer, now = _round_answer(item, lease, clean)
+    else:
+        check_qualified(lease)
+        if is_gold_lease(lease):
+            answer, now = _gold_answer(lease, clean)
+        else:
+            answer, now = _dataset_answer(lease, clean)
+    for each in (given, lease):
+        each.status, each.finished_at = Lease.Status.SUBMITTED, now
+    return answer
+
+
+def _round_answer(item, lease: Lease, clean: CleanAnswer) -> tuple[Answer, datetime]:
+    """Score the answer to a qualification round's question; it is never saved as an answer:
+    the one returned carries the round's item for the response's feedback."""
+    now = timezone.now()
+    item = qualification_answer_submit(item=item, lease=lease, clean=clean, now=now)
+    answer = Answer.additional_given(lease, clean)
+    answer.qualification_item = item  # for the response's feedback, never saved
+    return answer, now
+
+
+def _gold_answer(lease: Lease, clean: CleanAnswer) -> tuple[Answer, datetime]:
+    """Score the answer to a gold question and keep it apart: never an answer of the dataset
+    (annotation.services.gold). An expired gold lease comes back whatever holds the item."""
+    if lease.status == Lease.Status.EXPIRED:
         expires = timezone.now() + timedelta(minutes=lease.campaign.lease_minutes)
         Lease.objects.filter(pk=lease.pk).update(
             status=Lease.Status.ACTIVE, finished_at=None, expires_at=expires
         )
     now = timezone.now()
-    if gold:  # scored and kept apart: never an answer of the dataset (annotation.services.gold)
-        answer = gold_answer_submit(lease=lease, clean=clean, now=now)
-        for each in (given, lease):
-            each.status, each.finished_at = Lease.Status.SUBMITTED, now
-        return answer
+    return gold_answer_submit(lease=lease, clean=clean, now=now), now
+
+
+def _dataset_answer(lease: Lease, clean: CleanAnswer) -> tuple[Answer, datetime]:
+    """Store the additional answer with its lease marked sent, and take the question's item
+    one answer nearer done; a second answer of the same person, or a lease someone else
+    took meanwhile, is refused."""
+    reopen_expired(lease)
+    now = timezone.now()
+    question = lease.question
     try:
         with transaction.atomic():
             Lease.objects.filter(pk=lease.pk).update(status=Lease.Status.SUBMITTED, finished_at=now)
@@ -119,6 +136,4 @@ def _answer_submit(*, lease: Lease, data, locked: bool = False) -> Answer:
             ) from None
         raise ServiceError({"lease": [taken_message()]}, status=409) from None
     item_answered(question_pk=question.pk, campaign_pk=lease.campaign_id)
-    for each in (given, lease):
-        each.status, each.finished_at = Lease.Status.SUBMITTED, now
-    return answer
+    return answer, now

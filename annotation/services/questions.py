@@ -78,65 +78,85 @@ def questions_store(
     """
     _check_answer_kinds(questions)
     now = timezone.now()
-    rows = [
-        Question(
-            campaign=campaign,
-            paragraph=new.paragraph,
-            lease=new.lease,
-            author_id=new.author_id,
-            position=new.position,
-            text=new.text,
-            question_type=classify_in(campaign.language, new.text),
-            seconds_spent=new.seconds_spent,
-            sampled_for_review=new.sampled_for_review,
-            review_rate=new.review_rate,
-            review_why=new.review_why,
-            source_id=new.source_id,
-            is_impossible=new.is_impossible,
-            created_at=now,
-        )
-        for new in questions
-    ]
+    rows = [_question_row(campaign, new, now) for new in questions]
     answers = [
-        Answer(
-            question=question,
-            author_id=answer.author_id,
-            answer_start=answer.answer_start,
-            text=answer.text,
-            kind=answer.kind,
-            seconds_spent=answer.seconds_spent,
-            misaligned=answer.misaligned,
-            created_at=now,
-        )
+        _answer_row(question, answer, now)
         for question, new in zip(rows, questions, strict=True)
         for answer in new.answers
     ]
-    firsts = {}
-    for answer in answers:
-        firsts.setdefault(answer.question.uuid, answer)
-    revisions = first_revisions(rows, [firsts.get(question.uuid) for question in rows])
-    for revision in revisions:
-        revision.created_at = now
+    revisions = _first_revisions(rows, answers, now)
     if connection.vendor == "postgresql":
         _store_in_one_statement(rows, answers, revisions, along)
     else:
-        if along:
-            with prepared_cursor() as cursor:
-                for sql, params in along:
-                    cursor.execute(sql, params)
-        Question.objects.bulk_create(rows)
-        for answer in answers:
-            answer.question = answer.question  # the question's id, now known
-        Answer.objects.bulk_create(answers)
-        for revision in revisions:
-            revision.question = revision.question
-        QuestionRevision.objects.bulk_create(revisions)
+        _store_one_table_at_a_time(rows, answers, revisions, along)
     for question in rows:
         question.answers_stored = []
     for answer in answers:
         answer.question.answers_stored.append(answer)
     items_for_questions(rows)
     return rows
+
+
+# The fields a question and an answer take from the caller's `NewQuestion` and `NewAnswer`.
+QUESTION_GIVEN = (
+    "paragraph",
+    "lease",
+    "author_id",
+    "position",
+    "text",
+    "seconds_spent",
+    "sampled_for_review",
+    "review_rate",
+    "review_why",
+    "source_id",
+    "is_impossible",
+)
+ANSWER_GIVEN = ("author_id", "answer_start", "text", "kind", "seconds_spent", "misaligned")
+
+
+def _given(new, names: tuple[str, ...]) -> dict:
+    return {name: getattr(new, name) for name in names}
+
+
+def _question_row(campaign: Campaign, new: NewQuestion, now) -> Question:
+    """The question to insert, its type classified in the campaign's language."""
+    return Question(
+        campaign=campaign,
+        **_given(new, QUESTION_GIVEN),
+        question_type=classify_in(campaign.language, new.text),
+        created_at=now,
+    )
+
+
+def _answer_row(question: Question, new: NewAnswer, now) -> Answer:
+    return Answer(question=question, **_given(new, ANSWER_GIVEN), created_at=now)
+
+
+def _first_revisions(rows: list[Question], answers: list[Answer], now) -> list[QuestionRevision]:
+    """Each question's version 1, with its first answer's span (none without an answer)."""
+    firsts = {}
+    for answer in answers:
+        firsts.setdefault(answer.question.uuid, answer)
+    revisions = first_revisions(rows, [firsts.get(question.uuid) for question in rows])
+    for revision in revisions:
+        revision.created_at = now
+    return revisions
+
+
+def _store_one_table_at_a_time(rows, answers, revisions, along=()) -> None:
+    """Elsewhere than on PostgreSQL: the `along` statements, then each table's rows in one
+    bulk insert, each row's question id set once its question has one."""
+    if along:
+        with prepared_cursor() as cursor:
+            for sql, params in along:
+                cursor.execute(sql, params)
+    Question.objects.bulk_create(rows)
+    for answer in answers:
+        answer.question = answer.question  # the question's id, now known
+    Answer.objects.bulk_create(answers)
+    for revision in revisions:
+        revision.question = revision.question
+    QuestionRevision.objects.bulk_create(revisions)
 
 
 def _check_answer_kinds(questions: list[NewQuestion]) -> None:

@@ -24,12 +24,11 @@ from annotation.models import Answer, Campaign, Lease, Question, RejectReason, R
 from annotation.question_types import classify_in
 from annotation.selectors.questions import reviewed_answer
 from annotation.services.audit import revision_add
+from annotation.services.claims import Claim, claim_next
 from annotation.services.items import items_close_question, items_follow_review
 from annotation.services.work import (
-    Claim,
     check_kind,
     check_open,
-    claim_next,
     lease_locked,
     reopen_expired,
 )

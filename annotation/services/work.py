@@ -7,7 +7,6 @@ field when the input is refused (nothing is written then).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
@@ -16,18 +15,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from annotation.events import questions_written
-from annotation.locks import claim, lease_lock, leases_expire
+from annotation.locks import lease_lock
 from annotation.models import Answer, Campaign, Lease, Question
 from annotation.selectors.questions import paragraph_existing_questions
 from annotation.services.audit import review_sample
-from annotation.services.gold import gold_claim
+from annotation.services.claims import Claim, claim_next
 from annotation.services.items import item_give_back, item_take, item_take_back
-from annotation.services.qualification import check_qualified, qualification_claim
+from annotation.services.qualification import check_qualified
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from annotation.validation import Asked, check_questions, question_marks, same_text
 from core.errors import ServiceError
 from core.inputs import check_text, json_has_bad_characters
-from core.roles import Role
 from corpus.models import Paragraph
 
 MAX_DRAFT_BYTES = 64_000
@@ -38,105 +36,6 @@ def taken_message() -> str:
         "Your lease expired and someone else took this item. "
         "Your work is kept in your draft; copy it before leaving."
     )
-
-
-CLAIM_ATTEMPTS = 5
-
-# Which kinds of campaign each kind of lease belongs to, and who may hold it.
-CAMPAIGN_KINDS = {
-    Lease.Kind.WRITE: Campaign.WRITING_KINDS,
-    Lease.Kind.ANSWER: (Campaign.Kind.ADDITIONAL_ANSWERS,),
-    Lease.Kind.REVIEW: Campaign.WRITING_KINDS,
-}
-
-
-@dataclass(frozen=True)
-class Claim:
-    lease: Lease
-    created: bool
-
-
-def check_can_work(campaign: Campaign, user, kind: str) -> None:
-    """Refuse a person who may not take this kind of item on this campaign now."""
-    if kind == Lease.Kind.REVIEW:
-        if not user.has_role(Role.REVIEWER):
-            raise ServiceError({"detail": [_("Only reviewers audit questions.")]}, status=403)
-    elif not user.has_role(Role.ANNOTATOR):
-        raise ServiceError({"detail": [_("Only annotators write questions.")]}, status=403)
-    # A closed questions campaign still has its sampled questions to audit.
-    if not campaign.active and kind != Lease.Kind.REVIEW:
-        raise ServiceError({"campaign": [_("This campaign is closed.")]}, status=409)
-    if campaign.kind not in CAMPAIGN_KINDS[kind]:
-        message = {
-            Lease.Kind.WRITE: _("This campaign does not ask for questions."),
-            Lease.Kind.ANSWER: _("This campaign does not ask for additional answers."),
-            Lease.Kind.REVIEW: _("This campaign has no questions to review."),
-        }[kind]
-        raise ServiceError({"campaign": [message]}, status=409)
-
-
-def claim_next(*, campaign: Campaign, user, kind: str) -> Claim | None:
-    """Return the person's lease of this kind on the campaign, or claim the next free item.
-
-    The overdue leases of the campaign end first (their places come back), then one statement
-    claims (`annotation.locks.claim`): what they hold, else their expired lease with a draft
-    if its place is still free, else the next item. A person an admin paused gets back what
-    they held, nothing new. A claim that loses a race on the unique constraints is retried.
-    None means nothing is left for them.
-    """
-    check_can_work(campaign, user, kind)
-    may_take_new = kind == Lease.Kind.REVIEW or user.paused_at is None
-    for _attempt in range(CLAIM_ATTEMPTS):
-        now = timezone.now()
-        try:
-            with transaction.atomic():
-                leases_expire(campaign=campaign, now=now)
-                found = refused = None
-                if kind != Lease.Kind.REVIEW and campaign.qualification_questions:
-                    # The qualification round's next item, before any real work (issue 28).
-                    found = qualification_claim(
-                        campaign=campaign,
-                        user=user,
-                        expires=now + timedelta(minutes=campaign.lease_minutes),
-                        may_take_new=may_take_new,
-                    )
-                    if isinstance(found, ServiceError):
-                        refused, found = found, None
-                if refused is None and found is None and kind != Lease.Kind.REVIEW:
-                    # a gold question, unannounced (issue 28)
-                    found = gold_claim(
-                        campaign=campaign,
-                        user=user,
-                        expires=now + timedelta(minutes=campaign.lease_minutes),
-                        may_take_new=may_take_new,
-                    )
-                found = (
-                    found
-                    or refused
-                    or claim(
-                        kind,
-                        campaign=campaign,
-                        user=user,
-                        now=now,
-                        expires=now + timedelta(minutes=campaign.lease_minutes),
-                        may_take_new=may_take_new,
-                    )
-                )
-        except IntegrityError:
-            continue
-        if isinstance(found, ServiceError):
-            raise found  # the round's refusal, once what it decided is saved
-        if found is None:
-            if not may_take_new:
-                raise ServiceError(
-                    {"detail": [_("An admin paused your work; ask them before going on.")]},
-                    status=403,
-                )
-            return None
-        lease, created = found
-        lease.campaign = campaign
-        return Claim(lease, created=created)
-    raise ServiceError({"lease": [_("Many people are claiming at once; try again.")]}, status=409)
 
 
 def lease_claim_next(*, campaign: Campaign, annotator) -> Claim | None:
@@ -314,32 +213,7 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
         campaign=campaign, annotator_id=lease.annotator_id, count=len(clean), along=along
     )
     stored = questions_store(
-        along=along,
-        campaign=campaign,
-        questions=[
-            NewQuestion(
-                paragraph=paragraph,
-                lease=lease,
-                author_id=lease.annotator_id,
-                position=position,
-                text=item.text,
-                seconds_spent=item.seconds_spent,
-                sampled_for_review=picked.picked,
-                review_rate=picked.rate,
-                review_why=picked.why,
-                is_impossible=item.is_impossible,
-                answers=[
-                    NewAnswer(
-                        author_id=lease.annotator_id,
-                        answer_start=item.answer_start,
-                        text=item.answer_text,
-                        seconds_spent=item.seconds_spent,
-                        kind=Answer.Kind.PLAUSIBLE if item.is_impossible else Answer.Kind.ORIGINAL,
-                    )
-                ],
-            )
-            for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
-        ],
+        along=along, campaign=campaign, questions=_new_questions(lease, clean, sampled)
     )
     # The floors above add their part in this transaction (the model's answers: evaluation).
     questions_written.send(
@@ -348,6 +222,35 @@ def _questions_submit(*, lease: Lease, questions, locked: bool = False) -> list[
     for each in (given, lease):
         each.status, each.finished_at = Lease.Status.SUBMITTED, now
     return stored
+
+
+def _new_questions(lease: Lease, clean: list, sampled: list) -> list[NewQuestion]:
+    """The checked questions of a submission as `questions_store` takes them, each with its
+    review sampling and its one answer (a plausible span on an unanswerable question)."""
+    return [
+        NewQuestion(
+            paragraph=lease.paragraph,
+            lease=lease,
+            author_id=lease.annotator_id,
+            position=position,
+            text=item.text,
+            seconds_spent=item.seconds_spent,
+            sampled_for_review=picked.picked,
+            review_rate=picked.rate,
+            review_why=picked.why,
+            is_impossible=item.is_impossible,
+            answers=[
+                NewAnswer(
+                    author_id=lease.annotator_id,
+                    answer_start=item.answer_start,
+                    text=item.answer_text,
+                    seconds_spent=item.seconds_spent,
+                    kind=Answer.Kind.PLAUSIBLE if item.is_impossible else Answer.Kind.ORIGINAL,
+                )
+            ],
+        )
+        for position, (item, picked) in enumerate(zip(clean, sampled, strict=True))
+    ]
 
 
 def _lease_sent(lease_pk: int, now) -> tuple[str, list]:

@@ -18,7 +18,8 @@ from annotation.selectors.questions import reviewed_answer
 from annotation.selectors.review_rates import drawn_text
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_release
-from annotation.views.work import own_lease, script_context, span_messages
+from annotation.views.page_messages import span_messages
+from annotation.views.work import own_lease, script_context
 from core.errors import ServiceError
 from core.inputs import form_int
 from core.permissions import role_required

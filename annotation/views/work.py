@@ -5,7 +5,6 @@ Saving drafts and submitting go through the JSON API (`/api/v1/leases/…`) from
 script, so the page and scripts share one door.
 """
 
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -14,7 +13,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease
@@ -23,10 +21,11 @@ from annotation.selectors.qualification import qualification_item_of, qualificat
 from annotation.selectors.quality import feedback_for
 from annotation.selectors.questions import lease_sent_questions, paragraph_existing_questions
 from annotation.selectors.reports import annotator_summary, format_hm
-from annotation.selectors.scripts import paragraph_script, script_messages, words_missing
+from annotation.selectors.scripts import paragraph_script, words_missing
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.work import lease_claim_next, lease_get, lease_release
 from annotation.validation import MAX_QUESTION_CHARS
+from annotation.views.page_messages import answer_page_messages, lease_page_messages
 from core.errors import ServiceError
 from core.inputs import form_int
 from core.permissions import role_required
@@ -95,127 +94,6 @@ def next_paragraph(request, campaign_pk: int):
     return redirect("annotation:lease", pk=claim.lease.pk)
 
 
-def _page_messages(campaign: Campaign, script: dict) -> dict:
-    """The page script's messages, translated here (the script holds no text of its own).
-
-    A message about a count is chosen here for the campaign's number (the script fills in
-    the same number): the script has no plural rules of its own."""
-    return {
-        **_question_messages(campaign),
-        **script_messages(script),
-        **_sending_messages(),
-        **_model_messages(),
-        **span_messages(),
-    }
-
-
-def _question_messages(campaign: Campaign) -> dict:
-    """What the page says about the questions being written, their answers and their count."""
-    return {
-        "copied": _("This copies a long run of the paragraph: rephrase it."),
-        "duplicate": _("You already asked this question on this paragraph."),
-        "longAnswer": _("Over 20 words: is this the smallest answer?"),
-        "needText": _("Write the question."),
-        "needAnswer": _("Select the answer in the paragraph."),
-        "needTextAndAnswer": _("Write the question, then select its answer in the paragraph."),
-        "needTextAndPlausible": _(
-            "Write the question, then select its plausible answer in the paragraph."
-        ),
-        "tooLong": _(
-            "This question has %(count)s characters: shorten it to %(max)s at most. Nothing "
-            "was cut."
-        ),
-        "charCounter": _("%(count)s / %(max)s characters"),
-        "edit": _("Edit"),
-        "delete": _("Delete"),
-        "answer": _("Answer"),
-        "answerLabel": _("Answer:"),
-        "selected": _("Selected answer"),
-        "unfinished": _(
-            "Finish the question you are writing (it needs its answer) or clear it, then send."
-        ),
-        "tooMany": ngettext(
-            "You have reached the maximum of %(max)s question.",
-            "You have reached the maximum of %(max)s questions.",
-            campaign.questions_max,
-        ),
-        "tooManyUnanswerable": ngettext(
-            "You have written the %(max)s unanswerable question asked.",
-            "You have written the %(max)s unanswerable questions asked.",
-            campaign.unanswerable_per_paragraph,
-        ),
-        "plausible": _("Plausible answer"),
-        "plausibleLabel": _("Plausible answer:"),
-        "needPlausible": _("Select the plausible answer in the paragraph."),
-        "unanswerableBadge": _("unanswerable"),
-        "offTopic": _(
-            "Few of its words are in the paragraph: an off-topic question is too easy to "
-            "tell unanswerable. Ask about the paragraph's people, places or dates."
-        ),
-        "existingDuplicate": _("This question is already asked on this paragraph."),
-        "counterAnswerable": _("answerable"),
-        "counterUnanswerable": _("unanswerable"),
-    }
-
-
-def _sending_messages() -> dict:
-    """What the page says about saving the draft and sending the paragraph."""
-    return {
-        "wasSent": _("This paragraph was sent."),
-        "saved": _("Draft saved at %(time)s"),
-        "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
-        "draftTroubleTitle": _("Your questions are not reaching the server."),
-        "draftTroubleKept": _(
-            "They are kept in this browser and will be sent as soon as the server answers: "
-            "keep working, and do not clear this browser's data."
-        ),
-        "draftTroubleNotKept": _(
-            "This browser cannot keep them either (private browsing or storage full): keep "
-            "this page open until they are saved."
-        ),
-        "draftRefusedTitle": _("The server refuses to save this draft."),
-        "draftRefusedKept": _(
-            "Your questions are kept in this browser: copy them before leaving this page."
-        ),
-        "draftRestored": _("Restored from this browser: not yet saved on the server."),
-        "takenTitle": _("Another annotator took this paragraph."),
-        "submitted": _("Sent. Thank you!"),
-        "refused": _("The server refused the paragraph: see the messages below."),
-        "offline": _("The server cannot be reached; nothing is lost, try again."),
-        "taken": _(
-            "Your lease expired and another annotator took this paragraph: copy your "
-            "questions before leaving."
-        ),
-    }
-
-
-def _model_messages() -> dict:
-    """What the page says about the model in the loop's verdicts."""
-    return {
-        "modelAsking": _("Asking the model…"),
-        "modelUnavailable": _("Model unavailable: go on, your question is kept."),
-        "modelSays": _("Model (%(model)s):"),
-        "modelNoAnswer": _("no answer"),
-        "modelF1": _("F1 %(f1)s"),
-        "fooled": _("fooled"),
-        "notFooled": _("not fooled"),
-        "attempt": _("attempt %(number)s"),
-        "showModel": _("Show in the text"),
-        "modelMark": _("Model's answer to question %(number)s"),
-        "rephrase": _("Edit it and rephrase to fool the model."),
-        "foolingCounter": _("%(count)s / %(target)s fooling the model"),
-    }
-
-
-def span_messages() -> dict:
-    """What the pages with the span tool say about word cuts and the pace."""
-    return {
-        "cutStart": _("The answer starts inside the word “%(word)s”."),
-        "cutEnd": _("The answer ends inside the word “%(word)s”."),
-        "pace": _("%(spent)s / about %(guide)s"),
-    }
-
-
 def writing_mode(campaign: Campaign) -> str:
     """What the annotation page asks for: "answerable" questions, "unanswerable" ones, or
     "mixed" (answerable ones and the campaign's number of unanswerable ones)."""
@@ -271,55 +149,14 @@ def lease_page(request, pk: int):
     # A paragraph already sent (Back after "Send", a reload, a second tab) is shown as sent,
     # with the next one offered: never as an editable page whose sending would be refused.
     sent = lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.WRITE
-    if lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.ANSWER:
-        item = qualification_item_of(lease)
-        if item is not None:  # the round's question answered (Back, a reload): its feedback
-            return redirect("annotation:qualification-item", pk=item.pk)
-    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED) and not sent:
-        messages.info(request, _("This item is finished: it was sent or given back."))
-        return redirect("annotation:annotator-home")
+    finished = _finished_lease_redirect(request, lease, sent)
+    if finished is not None:
+        return finished
     if lease.kind == Lease.Kind.ANSWER:
         return _answer_page(request, lease)
     if lease.kind != Lease.Kind.WRITE:
         raise Http404
-    campaign = lease.campaign
-    mode = writing_mode(campaign)
-    existing = [] if mode == "answerable" else paragraph_existing_questions(lease.paragraph_id)
-    sent_questions = lease_sent_questions(lease) if sent else []
-    paragraph = lease.paragraph
-    script = paragraph_script(text=paragraph.text, language=paragraph.article.language)
-    context = {
-        "lease": lease,
-        "campaign": campaign,
-        "sent": sent,
-        "sent_questions": sent_questions,
-        "sent_counter": _sent_counter(sent_questions, campaign, mode) if sent else "",
-        "sent_pieces": _sent_pieces(lease.paragraph.text, sent_questions) if sent else [],
-        "max_question_chars": MAX_QUESTION_CHARS,
-        "mode": mode,
-        "existing_questions": existing,
-        "existing_texts": [question.text for question in existing],
-        "paragraph": lease.paragraph,
-        "article": lease.paragraph.article,
-        "page_messages": _page_messages(campaign, script),
-        "script": script,
-        "words_missing": words_missing(script),
-        "time_zone": timezone.get_current_timezone_name(),
-        "urls": {
-            "draft": reverse("api:lease-draft", args=[lease.pk]),
-            "submit": reverse("api:lease-submit", args=[lease.pk]),
-            "home": reverse("annotation:annotator-home"),
-            # Once a paragraph is sent, the page claims the next one and fetches its page
-            # ahead (annotate.js): "Next paragraph" then opens it without a round trip.
-            "claim": reverse("api:campaign-leases", args=[lease.campaign_id]),
-            "lease": reverse("annotation:lease", args=[0]),
-            # Model in the loop: where the page asks the campaign's model (none: no model).
-            "attempts": reverse("api:lease-attempts", args=[lease.pk])
-            if campaign.has_model and mode != "unanswerable"
-            else "",
-        },
-    }
-    response = render(request, "annotation/lease.html", context)
+    response = render(request, "annotation/lease.html", _lease_context(lease, sent))
     if request.GET.get("ahead") and not sent:
         # The page fetched ahead while "Sent" shows (annotate.js, `?ahead=<once>`): the
         # browser keeps it for the click on "Next paragraph", which then costs no request.
@@ -330,6 +167,66 @@ def lease_page(request, pk: int):
         # as sent, a draft saved since shows as saved.
         add_never_cache_headers(response)
     return response
+
+
+def _finished_lease_redirect(request, lease: Lease, sent: bool):
+    """Where a finished lease's page sends its holder, other than a sent paragraph (shown
+    as sent): a qualification round's answered question to its feedback, any other item
+    sent or given back home. None for a lease whose page shows."""
+    if lease.status == Lease.Status.SUBMITTED and lease.kind == Lease.Kind.ANSWER:
+        item = qualification_item_of(lease)
+        if item is not None:  # the round's question answered (Back, a reload): its feedback
+            return redirect("annotation:qualification-item", pk=item.pk)
+    if lease.status in (Lease.Status.SUBMITTED, Lease.Status.RELEASED) and not sent:
+        messages.info(request, _("This item is finished: it was sent or given back."))
+        return redirect("annotation:annotator-home")
+    return None
+
+
+def _lease_context(lease: Lease, sent: bool) -> dict:
+    """The annotation page's context: the paragraph, the questions already asked on it, what
+    was sent (a sent paragraph), the script's language and messages, and its addresses."""
+    campaign = lease.campaign
+    mode = writing_mode(campaign)
+    existing = [] if mode == "answerable" else paragraph_existing_questions(lease.paragraph_id)
+    sent_questions = lease_sent_questions(lease) if sent else []
+    paragraph = lease.paragraph
+    script = paragraph_script(text=paragraph.text, language=paragraph.article.language)
+    return {
+        "lease": lease,
+        "campaign": campaign,
+        "sent": sent,
+        "sent_questions": sent_questions,
+        "sent_counter": _sent_counter(sent_questions, campaign, mode) if sent else "",
+        "sent_pieces": _sent_pieces(paragraph.text, sent_questions) if sent else [],
+        "max_question_chars": MAX_QUESTION_CHARS,
+        "mode": mode,
+        "existing_questions": existing,
+        "existing_texts": [question.text for question in existing],
+        "paragraph": paragraph,
+        "article": paragraph.article,
+        "page_messages": lease_page_messages(campaign, script),
+        "script": script,
+        "words_missing": words_missing(script),
+        "time_zone": timezone.get_current_timezone_name(),
+        "urls": _lease_urls(lease, mode),
+    }
+
+
+def _lease_urls(lease: Lease, mode: str) -> dict:
+    """The addresses the annotation page's script sends to."""
+    has_model = lease.campaign.has_model and mode != "unanswerable"
+    return {
+        "draft": reverse("api:lease-draft", args=[lease.pk]),
+        "submit": reverse("api:lease-submit", args=[lease.pk]),
+        "home": reverse("annotation:annotator-home"),
+        # Once a paragraph is sent, the page claims the next one and fetches its page
+        # ahead (annotate.js): "Next paragraph" then opens it without a round trip.
+        "claim": reverse("api:campaign-leases", args=[lease.campaign_id]),
+        "lease": reverse("annotation:lease", args=[0]),
+        # Model in the loop: where the page asks the campaign's model (none: no model).
+        "attempts": reverse("api:lease-attempts", args=[lease.pk]) if has_model else "",
+    }
 
 
 @annotator_only
@@ -345,31 +242,6 @@ def lease_release_view(request, pk: int):
         return redirect("annotation:lease", pk=lease.pk)
     messages.success(request, _("The paragraph was given back."))
     return redirect("annotation:annotator-home")
-
-
-def _answer_messages() -> dict:
-    return {
-        "saved": _("Draft saved at %(time)s"),
-        "saveFailed": _("The draft could not be saved; your selection stays here. Retrying…"),
-        "troubleTitle": _("Your answer is not reaching the server."),
-        "troubleKept": _(
-            "It is kept in this browser and will be sent as soon as the server answers: keep "
-            "working, and do not clear this browser's data."
-        ),
-        "troubleNotKept": _(
-            "This browser cannot keep it either (private browsing or storage full): keep this "
-            "page open until it is saved."
-        ),
-        "refusedTitle": _("The server refuses to save this draft."),
-        "refusedKept": _(
-            "Your selection is kept in this browser: note it before leaving this page."
-        ),
-        "restored": _("Restored from this browser: not yet saved on the server."),
-        "selected": _("Selected answer"),
-        "takenTitle": _("Another annotator took this question."),
-        "taken": _("Your lease expired and someone else took this question."),
-        **span_messages(),
-    }
 
 
 def script_context(paragraph) -> dict:
@@ -396,7 +268,7 @@ def _answer_page(request, lease: Lease, errors=None, status=200):
         "paragraph": lease.paragraph,
         "article": lease.paragraph.article,
         "errors": errors or {},
-        "page_messages": _answer_messages(),
+        "page_messages": answer_page_messages(),
         **script_context(lease.paragraph),
         "time_zone": timezone.get_current_timezone_name(),
         "urls": {"draft": reverse("api:lease-draft", args=[lease.pk])},
