@@ -209,32 +209,48 @@ def _claim_sqlite(kind: str, params: dict) -> tuple[int, bool] | None:
         cursor.execute(_mine_sql() + " LIMIT 1", params)
         if row := cursor.fetchone():
             return row[0], False
-        cursor.execute(_revivable_sql(kind) + " ORDER BY l.created_at DESC LIMIT 1", params)
-        revivable = cursor.fetchone()
-        if revivable is not None:
-            if revivable[1] is not None:
-                cursor.execute(
-                    "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s",
-                    [revivable[1]],
-                )
-            cursor.execute(
-                "UPDATE annotation_lease SET status = 'active', finished_at = NULL, "
-                "expires_at = %s WHERE id = %s",
-                [params["expires"], revivable[0]],
-            )
-            return revivable[0], False
+        revived = _revive_sqlite(cursor, kind, params)
+        if revived is not None:
+            return revived, False
         if not params["take_new"]:
             return None
-        cursor.execute(_pick_sql(kind), params)
-        picked = cursor.fetchone()
-        if picked is None:
-            return None
-        if picked[0] is not None:
-            cursor.execute(
-                "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s", [picked[0]]
-            )
+        made = _take_new_sqlite(cursor, kind, params)
+        return None if made is None else (made, True)
+
+
+def _revive_sqlite(cursor, kind: str, params: dict) -> int | None:
+    """Bring back the person's latest expired lease with a draft whose place is still free
+    (taking the place); return its id, None when there is none."""
+    cursor.execute(_revivable_sql(kind) + " ORDER BY l.created_at DESC LIMIT 1", params)
+    revivable = cursor.fetchone()
+    if revivable is None:
+        return None
+    if revivable[1] is not None:
         cursor.execute(
-            """
+            "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s",
+            [revivable[1]],
+        )
+    cursor.execute(
+        "UPDATE annotation_lease SET status = 'active', finished_at = NULL, "
+        "expires_at = %s WHERE id = %s",
+        [params["expires"], revivable[0]],
+    )
+    return revivable[0]
+
+
+def _take_new_sqlite(cursor, kind: str, params: dict) -> int | None:
+    """Take the next free item's place and make the person's lease on it; return its id,
+    None when nothing is left for them."""
+    cursor.execute(_pick_sql(kind), params)
+    picked = cursor.fetchone()
+    if picked is None:
+        return None
+    if picked[0] is not None:
+        cursor.execute(
+            "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s", [picked[0]]
+        )
+    cursor.execute(
+        """
             INSERT INTO annotation_lease (campaign_id, kind, paragraph_id, question_id,
                 annotator_id, status, expires_at, draft, release_reason, release_note,
                 created_at)
@@ -242,9 +258,9 @@ def _claim_sqlite(kind: str, params: dict) -> tuple[int, bool] | None:
                 %(expires)s, '{}', '', '', %(now)s)
             RETURNING id
             """,
-            params | {"paragraph": picked[1], "question": picked[2]},
-        )
-        return cursor.fetchone()[0], True
+        params | {"paragraph": picked[1], "question": picked[2]},
+    )
+    return cursor.fetchone()[0]
 
 
 def claim(
@@ -284,7 +300,13 @@ def leases_expire(*, campaign, now: datetime) -> None:
     """End the campaign's overdue leases and give their places back, in one statement."""
     now = param(Lease, "finished_at", now)
     if connection.vendor == "postgresql":
-        sql = """
+        _expire_postgresql(campaign, now)
+    else:
+        _expire_sqlite(campaign, now)
+
+
+def _expire_postgresql(campaign, now) -> None:
+    sql = """
             WITH expired AS (
                 UPDATE annotation_lease SET status = 'expired', finished_at = %(now)s
                 WHERE campaign_id = %(campaign)s AND status = 'active' AND expires_at < %(now)s
@@ -298,9 +320,12 @@ def leases_expire(*, campaign, now: datetime) -> None:
             WHERE w.campaign_id = %(campaign)s AND w.kind = f.kind
               AND ((f.kind = 'write' AND w.paragraph_id = f.paragraph_id)
                    OR (f.kind = 'answer' AND w.question_id = f.question_id))"""
-        with prepared_cursor() as cursor:
-            cursor.execute(sql, {"campaign": campaign.pk, "now": now})
-        return
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, {"campaign": campaign.pk, "now": now})
+
+
+def _expire_sqlite(campaign, now) -> None:
+    """The same in a statement per lease ended (transactions run one at a time here)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "UPDATE annotation_lease SET status = 'expired', finished_at = %s "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from types import SimpleNamespace
 
@@ -46,71 +47,123 @@ def lean_post(drf_view, handler: Handler, *, body: bool) -> Callable:
     docstring); `data` is the parsed JSON body when `body` is true, else None (the body is not
     read, as the DRF view does not read it). The permissions are the view's own for its POST
     action (`get_permissions()`, asked once here), so the two ways cannot drift apart."""
-    cls = drf_view.cls
-    authenticator = cls.authentication_classes[0]() if cls.authentication_classes else None
-    json_parser = next(
-        (parser() for parser in cls.parser_classes if parser.media_type == "application/json"),
-        None,
-    )
-    renderer = cls.renderer_classes[0]() if cls.renderer_classes else None
-    eligible = (
-        isinstance(authenticator, TokenAuthentication)
-        and isinstance(renderer, JSONRenderer)
-        and not cls.throttle_classes
-        and (json_parser is not None or not body)
-        and "post" in drf_view.actions
-    )
-    if not eligible:  # nothing here for the lean way to do exactly as DRF does
+    lean = _LeanWay.of(drf_view, handler, body=body)
+    if lean is None:  # nothing here for the lean way to do exactly as DRF does
         return drf_view
-    checks = _action_permissions(drf_view)
-    allowed = _allowed_methods(drf_view)
-    several_renderers = len(cls.renderer_classes) > 1
-    exception_handler = api_settings.EXCEPTION_HANDLER
 
     @wraps(drf_view)
     def view(request, *args, **kwargs):
-        meta = request.META
-        if (
-            request.method != "POST"
-            or meta.get("QUERY_STRING")
-            or meta.get("HTTP_ACCEPT", "") not in PLAIN_ACCEPT
-            or (body and not _json_body(request))
-        ):
-            return drf_view(request, *args, **kwargs)
-        try:
-            found = authenticator.authenticate(request)
-        except exceptions.APIException:
-            found = None
-        if found is None:
-            return drf_view(request, *args, **kwargs)
-        user = found[0]
-        asking = SimpleNamespace(user=user, auth=found[1], method="POST")
-        if not all(check.has_permission(asking, None) for check in checks):
-            return drf_view(request, *args, **kwargs)
-        data = None
-        if body:
-            try:
-                data = json_parser.parse(io.BytesIO(request.body), "application/json", {})
-            except exceptions.ParseError:
-                return drf_view(request, *args, **kwargs)
-        request.user = user  # as DRF sets it on the request it wraps
-        try:
-            response = handler(user, data, **kwargs)
-        except HANDLED as exc:
-            response = exception_handler(exc, {"view": None, "args": args, "kwargs": kwargs})
-            if response is None:
-                raise
-            response.exception = True
-        response.accepted_renderer = renderer
-        response.accepted_media_type = renderer.media_type
-        response.renderer_context = {}
-        response["Allow"] = allowed
-        if several_renderers:
-            patch_vary_headers(response, ["Accept"])
-        return response
+        response = lean.serve(request, args, kwargs)
+        return drf_view(request, *args, **kwargs) if response is None else response
 
     view.lean = True
     return view
+
+
+@dataclass(frozen=True)
+class _LeanWay:
+    """What the lean way of one view uses, the DRF view's own pieces, found once."""
+
+    handler: Handler
+    body: bool
+    authenticator: TokenAuthentication
+    json_parser: object
+    renderer: JSONRenderer
+    checks: list
+    allowed: str
+    several_renderers: bool
+    exception_handler: Callable
+
+    @classmethod
+    def of(cls, drf_view, handler: Handler, *, body: bool) -> _LeanWay | None:
+        """The view's lean way, or None where it cannot do exactly as DRF does."""
+        view = drf_view.cls
+        authenticator = view.authentication_classes[0]() if view.authentication_classes else None
+        json_parser = next(
+            (parser() for parser in view.parser_classes if parser.media_type == "application/json"),
+            None,
+        )
+        renderer = view.renderer_classes[0]() if view.renderer_classes else None
+        eligible = (
+            isinstance(authenticator, TokenAuthentication)
+            and isinstance(renderer, JSONRenderer)
+            and not view.throttle_classes
+            and (json_parser is not None or not body)
+            and "post" in drf_view.actions
+        )
+        if not eligible:
+            return None
+        return cls(
+            handler=handler,
+            body=body,
+            authenticator=authenticator,
+            json_parser=json_parser,
+            renderer=renderer,
+            checks=_action_permissions(drf_view),
+            allowed=_allowed_methods(drf_view),
+            several_renderers=len(view.renderer_classes) > 1,
+            exception_handler=api_settings.EXCEPTION_HANDLER,
+        )
+
+    def serve(self, request, args, kwargs) -> Response | None:
+        """Answer the common case as DRF would; None sends the request DRF's way."""
+        if not self._is_common(request):
+            return None
+        user = self._permitted_user(request)
+        if user is None:
+            return None
+        data = None
+        if self.body:
+            try:
+                data = self.json_parser.parse(io.BytesIO(request.body), "application/json", {})
+            except exceptions.ParseError:
+                return None
+        request.user = user  # as DRF sets it on the request it wraps
+        return self._finished(self._answer(user, data, args, kwargs))
+
+    def _is_common(self, request) -> bool:
+        """A POST with no query string, accepting JSON, and a JSON body where one is read."""
+        meta = request.META
+        return not (
+            request.method != "POST"
+            or meta.get("QUERY_STRING")
+            or meta.get("HTTP_ACCEPT", "") not in PLAIN_ACCEPT
+            or (self.body and not _json_body(request))
+        )
+
+    def _permitted_user(self, request):
+        """The user of the request's API token, if the view's permissions let them post."""
+        try:
+            found = self.authenticator.authenticate(request)
+        except exceptions.APIException:
+            return None
+        if found is None:
+            return None
+        asking = SimpleNamespace(user=found[0], auth=found[1], method="POST")
+        if not all(check.has_permission(asking, None) for check in self.checks):
+            return None
+        return found[0]
+
+    def _answer(self, user, data, args, kwargs) -> Response:
+        """The handler's response, or the API's error response to what it raised."""
+        try:
+            return self.handler(user, data, **kwargs)
+        except HANDLED as exc:
+            response = self.exception_handler(exc, {"view": None, "args": args, "kwargs": kwargs})
+            if response is None:
+                raise
+            response.exception = True
+            return response
+
+    def _finished(self, response: Response) -> Response:
+        """The response with the renderer and headers DRF's finishing gives it."""
+        response.accepted_renderer = self.renderer
+        response.accepted_media_type = self.renderer.media_type
+        response.renderer_context = {}
+        response["Allow"] = self.allowed
+        if self.several_renderers:
+            patch_vary_headers(response, ["Accept"])
+        return response
 
 
 def _action_permissions(drf_view) -> list:

@@ -51,23 +51,46 @@ class ReleaseOptions:
         return self.squad_version == "2.0"
 
 
+FLAGS = ("approved_only", "include_test_answers", "include_history")
+
+
 def check_options(data: dict) -> ReleaseOptions:
     """Return the release options, or raise a ServiceError naming each bad field."""
     errors: dict[str, list[str]] = {}
     formats, splits = data.get("formats"), data.get("splits", list(Split.values))
-    if not isinstance(formats, list) or not formats or any(f not in FORMATS for f in formats):
-        errors["formats"] = [_("Choose one or more of squad, hf, mrqa.")]
-    if not isinstance(splits, list) or not splits or any(s not in Split.values for s in splits):
-        errors["splits"] = [_("Choose one or more of train, dev, test.")]
-    flags = ("approved_only", "include_test_answers", "include_history")
-    for name in flags:
-        if not isinstance(data.get(name, False), bool):
-            errors[name] = [_("true or false.")]
+    _check_choices(data, formats, splits, errors)
     squad_version = data.get("squad_version", "1.1")
     if not isinstance(squad_version, str) or squad_version not in SQUAD_VERSIONS:
         errors["squad_version"] = [
             _("“1.1” (answerable questions only) or “2.0” (with unanswerable questions).")
         ]
+    campaigns, language = _check_scope(data, formats, errors)
+    if errors:
+        raise ServiceError(errors)
+    return ReleaseOptions(
+        formats=[f for f in FORMAT_ORDER if f in formats],
+        splits=[s for s in Split.values if s in splits],
+        **{name: data.get(name, False) for name in FLAGS},
+        squad_version=squad_version,
+        campaigns=campaigns,
+        language=language,
+    )
+
+
+def _check_choices(data: dict, formats, splits, errors: dict) -> None:
+    """The formats and splits (one or more each, of those there are) and the flags."""
+    if not isinstance(formats, list) or not formats or any(f not in FORMATS for f in formats):
+        errors["formats"] = [_("Choose one or more of squad, hf, mrqa.")]
+    if not isinstance(splits, list) or not splits or any(s not in Split.values for s in splits):
+        errors["splits"] = [_("Choose one or more of train, dev, test.")]
+    for name in FLAGS:
+        if not isinstance(data.get(name, False), bool):
+            errors[name] = [_("true or false.")]
+
+
+def _check_scope(data: dict, formats, errors: dict) -> tuple[tuple[int, ...], str]:
+    """The campaigns and the one language the release holds, and the MRQA tokens that
+    language must have when MRQA files are asked for."""
     campaigns = data.get("campaigns")
     campaigns = [] if campaigns is None else campaigns
     try:
@@ -87,16 +110,7 @@ def check_options(data: dict) -> ReleaseOptions:
         errors.setdefault("formats", []).append(
             _("MRQA tokens: not available for %(language)s.") % {"language": name}
         )
-    if errors:
-        raise ServiceError(errors)
-    return ReleaseOptions(
-        formats=[f for f in FORMAT_ORDER if f in formats],
-        splits=[s for s in Split.values if s in splits],
-        **{name: data.get(name, False) for name in flags},
-        squad_version=squad_version,
-        campaigns=campaigns,
-        language=language,
-    )
+    return campaigns, language
 
 
 def check_language(value, campaigns: tuple[int, ...]) -> str:

@@ -44,6 +44,19 @@ FIELDS = (
 
 
 def _check_bounds(data: dict, errors: dict) -> None:
+    """Refuse each number out of its bounds, by field (in the form's order)."""
+    _check_question_counts(data, errors)
+    _check_work_sizes(data, errors)
+    _check_review_rates(data, errors)
+    _check_qualification(data, errors)
+    warmup = data["review_warmup"]
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= 1000:
+        errors["review_warmup"] = [_("A whole number of questions from 0 to 1,000.")]
+
+
+def _check_question_counts(data: dict, errors: dict) -> None:
+    """The fewest and most questions per paragraph: 1 to 10, and room for the model-fooling
+    questions the campaign asks for."""
     low, high = data["questions_min"], data["questions_max"]
     if not 1 <= low <= 10:
         errors["questions_min"] = [_("Between 1 and 10.")]
@@ -58,6 +71,11 @@ def _check_bounds(data: dict, errors: dict) -> None:
             )
             % {"count": data["model_fooling_target"]}
         ]
+
+
+def _check_work_sizes(data: dict, errors: dict) -> None:
+    """The lease's minutes, the pace guide, the additional answers and the unanswerable
+    questions per paragraph (a questions campaign's only)."""
     if not 5 <= data["lease_minutes"] <= 1440:
         errors["lease_minutes"] = [_("Between 5 and 1440 minutes.")]
     seconds = data["seconds_per_question"]
@@ -74,6 +92,11 @@ def _check_bounds(data: dict, errors: dict) -> None:
         errors["unanswerable_per_paragraph"] = [
             _("Only a questions campaign asks for unanswerable questions beside the others.")
         ]
+
+
+def _check_review_rates(data: dict, errors: dict) -> None:
+    """The review sampling's shares and its adaptive switch (docs/quality.md), the floor at
+    most the ceiling, and the gold questions' share (at most half)."""
     for name in ("review_rate", "review_warmup_rate", "review_floor", "review_ceiling"):
         if not _is_share(data[name]):
             errors[name] = [_("A share from 0 to 1 with at most two decimals, like 0.25.")]
@@ -91,10 +114,6 @@ def _check_bounds(data: dict, errors: dict) -> None:
         and Decimal(str(data["review_floor"])) > Decimal(str(data["review_ceiling"]))
     ):
         errors["review_ceiling"] = [_("At least the lowest review rate.")]
-    _check_qualification(data, errors)
-    warmup = data["review_warmup"]
-    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= 1000:
-        errors["review_warmup"] = [_("A whole number of questions from 0 to 1,000.")]
 
 
 def _whole(value, low: int, high: int) -> bool:

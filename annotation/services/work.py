@@ -1,4 +1,5 @@
-"""The annotators' work loop: claim a paragraph, save drafts, submit questions, give it back.
+"""The annotators' work loop: claim a paragraph (`annotation.services.claims`), save drafts,
+submit questions, give it back.
 
 Every function here is a service: one transaction, the rules, and a `ServiceError` naming the
 field when the input is refused (nothing is written then).

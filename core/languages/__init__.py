@@ -5,6 +5,7 @@ its quality categories), segmentation (end-matter titles, the paragraph length r
 annotation (question marks, reading direction, question-word rules, guidelines), evaluation
 (the metric's normalization, the answer-type pipeline), exports (the MRQA tokenizer, the
 datasheet). An entry is data (`core.languages.entry`); the entries are in
+`core.languages.scripts`, a module per script family, listed in order by
 `core.languages.catalogue`. Pure: no framework import.
 
     from core.languages import language, languages, find

@@ -121,9 +121,7 @@ def human_performance_report(*, split: str | None = None, language: str | None =
     platform's WIKIPEDIA_LANGUAGE unless given), scored with its normalization."""
     language = language or settings.WIKIPEDIA_LANGUAGE
     norm = language_normalization(language)
-    per_split: dict[str, list[list[str]]] = defaultdict(list)
-    unanswerable: dict[str, int] = defaultdict(int)
-    per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    v1 = _V1Tally(norm)
     v2: dict[str, _V2Sums] = defaultdict(lambda: _V2Sums(norm))
     for _question, group in groupby(_answers(split, language), key=lambda row: row[0]):
         answers = list(group)
@@ -131,34 +129,55 @@ def human_performance_report(*, split: str | None = None, language: str | None =
         # v2.0: the author's judgment of an unanswerable question is "no answer" (no row)
         judgments = [text for _q, _s, text, _n, _who, _i in answers]
         v2[name].add([""] + judgments if impossible else judgments, impossible)
-        if impossible:
-            continue  # v1.1: answerable questions only
-        if any(no_answer for _q, _s, _text, no_answer, _who, _i in answers):
-            unanswerable[name] += 1
-            continue
-        texts = [text for _q, _s, text, _n, _who, _i in answers]
-        per_split[name].append(texts)
-        if len(answers) == HUMAN_ANSWERS:
-            scores = leave_one_out(texts, norm)
-            for (_q, _s, _text, _n, username, _i), score in zip(answers, scores, strict=True):
-                per_user[username].append(score)
-    splits = {
-        name: human_performance(sets, norm) | {"unanswerable": unanswerable[name]}
-        for name, sets in sorted(per_split.items())
-    }
-    for name, count in unanswerable.items():
-        splits.setdefault(name, human_performance([], norm) | {"unanswerable": count})
+        if not impossible:  # v1.1: answerable questions only
+            v1.add(name, answers)
     return {
-        "splits": splits,
+        "splits": v1.splits(),
         "v2": {name: sums.figures() for name, sums in sorted(v2.items())},
-        "annotators": [
-            _annotator_row(username, scores) for username, scores in sorted(per_user.items())
-        ],
+        "annotators": v1.annotators(),
         # FQuAD's figures compare with French questions only.
         "paper": PAPER if find(language) is LANGUAGES["fr"] else {},
         "normalization": {"name": norm.name, "version": norm.version},
         "language": language,
     }
+
+
+class _V1Tally:
+    """The running tallies of v1.1's human performance: each split's sets of answers, its
+    questions left out because an annotator said "no answer", and each annotator's scores."""
+
+    def __init__(self, norm):
+        self.norm = norm
+        self.per_split: dict[str, list[list[str]]] = defaultdict(list)
+        self.unanswerable: dict[str, int] = defaultdict(int)
+        self.per_user: dict[str, list[tuple[float, float]]] = defaultdict(list)
+
+    def add(self, name: str, answers: list[tuple]) -> None:
+        """Count one answerable question of split `name` (its answer rows)."""
+        if any(no_answer for _q, _s, _text, no_answer, _who, _i in answers):
+            self.unanswerable[name] += 1
+            return
+        texts = [text for _q, _s, text, _n, _who, _i in answers]
+        self.per_split[name].append(texts)
+        if len(answers) == HUMAN_ANSWERS:
+            scores = leave_one_out(texts, self.norm)
+            for (_q, _s, _text, _n, username, _i), score in zip(answers, scores, strict=True):
+                self.per_user[username].append(score)
+
+    def splits(self) -> dict:
+        """Each split's figures, with its questions left out as unanswerable."""
+        splits = {
+            name: human_performance(sets, self.norm) | {"unanswerable": self.unanswerable[name]}
+            for name, sets in sorted(self.per_split.items())
+        }
+        for name, count in self.unanswerable.items():
+            splits.setdefault(name, human_performance([], self.norm) | {"unanswerable": count})
+        return splits
+
+    def annotators(self) -> list[dict]:
+        return [
+            _annotator_row(username, scores) for username, scores in sorted(self.per_user.items())
+        ]
 
 
 def _annotator_row(username: str, scores: list[tuple[float, float]]) -> dict:
