@@ -97,39 +97,37 @@ def questions_store(
     return rows
 
 
-# The fields a question and an answer take from the caller's `NewQuestion` and `NewAnswer`.
-QUESTION_GIVEN = (
-    "paragraph",
-    "lease",
-    "author_id",
-    "position",
-    "text",
-    "seconds_spent",
-    "sampled_for_review",
-    "review_rate",
-    "review_why",
-    "source_id",
-    "is_impossible",
-)
-ANSWER_GIVEN = ("author_id", "answer_start", "text", "kind", "seconds_spent", "misaligned")
-
-
-def _given(new, names: tuple[str, ...]) -> dict:
-    return {name: getattr(new, name) for name in names}
-
-
 def _question_row(campaign: Campaign, new: NewQuestion, now) -> Question:
     """The question to insert, its type classified in the campaign's language."""
     return Question(
         campaign=campaign,
-        **_given(new, QUESTION_GIVEN),
+        paragraph=new.paragraph,
+        lease=new.lease,
+        author_id=new.author_id,
+        position=new.position,
+        text=new.text,
         question_type=classify_in(campaign.language, new.text),
+        seconds_spent=new.seconds_spent,
+        sampled_for_review=new.sampled_for_review,
+        review_rate=new.review_rate,
+        review_why=new.review_why,
+        source_id=new.source_id,
+        is_impossible=new.is_impossible,
         created_at=now,
     )
 
 
 def _answer_row(question: Question, new: NewAnswer, now) -> Answer:
-    return Answer(question=question, **_given(new, ANSWER_GIVEN), created_at=now)
+    return Answer(
+        question=question,
+        author_id=new.author_id,
+        answer_start=new.answer_start,
+        text=new.text,
+        kind=new.kind,
+        seconds_spent=new.seconds_spent,
+        misaligned=new.misaligned,
+        created_at=now,
+    )
 
 
 def _first_revisions(rows: list[Question], answers: list[Answer], now) -> list[QuestionRevision]:
