@@ -6,9 +6,9 @@ and wave; in a SQuAD v2.0 release, answerable and unanswerable questions as well
 process (with how many unanswerable questions the MRQA files left out); the release's
 language and what the platform has and lacks for it (core.languages: a piece it lacks is
 said "not available", never filled with French's), the model in the loop
-(only in a release with questions written with one: its rounds, and per split how often it was
-fooled) and the licence, with the URL and revision of every article whose text the release
-contains (CC BY-SA attribution).
+(`model_loop.py`; only in a release with questions written with one: its rounds, and per split
+how often it was fooled) and the licence, with the URL and revision of every article whose text
+the release contains (CC BY-SA attribution).
 """
 
 from __future__ import annotations
