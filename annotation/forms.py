@@ -155,22 +155,10 @@ class CampaignForm(forms.Form):
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
         defaults = campaign_defaults(data.get("kind", Campaign.Kind.QUESTIONS))
-        optional = (
-            "language",
-            "review_warmup",
-            "review_warmup_rate",
-            "review_floor",
-            "review_ceiling",
-            "review_error_bar",
-            "gold_share",
-            "qualification_questions",
-            "qualification_bar",
-            "seconds_per_question",
-            "unanswerable_per_paragraph",
-        )
-        for name in optional:
-            if data.get(name) in (None, ""):
-                data[name] = defaults[name]
+        # Each field the form lets one leave blank takes the kind's default when left blank.
+        for field in self.main_fields():
+            if not field.field.required and data.get(field.name) in (None, ""):
+                data[field.name] = defaults[field.name]
         data["question_type_targets"] = {
             value: self.cleaned_data[f"target_{value}"]
             for value in QuestionType.values
