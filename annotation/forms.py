@@ -1,9 +1,9 @@
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
 from annotation.services.campaigns import FIELDS, campaign_defaults
+from core.forms import language_choices
 from core.languages import LANGUAGES, languages
 from corpus.models import Split
 
@@ -129,11 +129,7 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The registry's languages, named in the reader's language and in their own.
-        ui = get_language() or "en"
-        self.fields["language"].choices = [
-            (e.code, f"{e.name(ui)} ({e.code}) · {e.native_name}") for e in languages()
-        ]
+        self.fields["language"].choices = language_choices()
         current = (self.initial or {}).get("language")
         if current and current not in LANGUAGES:  # a regional code, like fr-ca
             self.fields["language"].choices = [(current, current), *self.fields["language"].choices]
