@@ -153,19 +153,19 @@ def _thai_units(words: list[str]) -> list[str]:
     return _thai_words()(" ".join(words), engine="newmm", keep_whitespace=False)
 
 
-M2QA_ZH = Normalization(
-    "m2qa-zh",
-    "1",
-    clean=_clean_squad_en,
-    units=_jieba_units,
-    requires="jieba==0.42.1",
-    check=lambda: _jieba_cut() and None,
-)
-M2QA_TH = Normalization(
-    "m2qa-th",
-    "1",
-    clean=_clean_squad_en,
-    units=_thai_units,
-    requires="pythainlp==5.4.0",
-    check=lambda: _thai_words() and None,
-)
+def _m2qa(name: str, units, package: tuple[str, str], load) -> Normalization:
+    """An M2QA mode: SQuAD's normalization, then the words of a pinned tokenizer (`package`),
+    which `load` refuses when it is missing."""
+    requires = "==".join(package)
+    return Normalization(
+        name,
+        "1",
+        clean=_clean_squad_en,
+        units=units,
+        requires=requires,
+        check=lambda: load() and None,
+    )
+
+
+M2QA_ZH = _m2qa("m2qa-zh", _jieba_units, JIEBA, _jieba_cut)
+M2QA_TH = _m2qa("m2qa-th", _thai_units, PYTHAINLP, _thai_words)
