@@ -8,6 +8,13 @@ from core.languages import LANGUAGES, languages
 from corpus.models import Split
 
 
+def _share(label, help_text, *, required: bool = False) -> forms.DecimalField:
+    """A share from 0 to 1 as a campaign stores it: two decimals (0.25)."""
+    return forms.DecimalField(
+        label=label, required=required, max_digits=3, decimal_places=2, help_text=help_text
+    )
+
+
 class CampaignForm(forms.Form):
     """Parse the campaign page's fields; the rules live in annotation.services."""
 
@@ -24,11 +31,10 @@ class CampaignForm(forms.Form):
     )
     questions_min = forms.IntegerField(label=_("Fewest questions per paragraph"))
     questions_max = forms.IntegerField(label=_("Most questions per paragraph"))
-    review_rate = forms.DecimalField(
-        label=_("Review rate"),
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("Share of each annotator's questions audited (FQuAD: 0.25)."),
+    review_rate = _share(
+        _("Review rate"),
+        _("Share of each annotator's questions audited (FQuAD: 0.25)."),
+        required=True,
     )
     review_warmup = forms.IntegerField(
         label=_("Warm-up questions"),
@@ -36,12 +42,8 @@ class CampaignForm(forms.Form):
         required=False,
         help_text=_("Each annotator's first questions reviewed at the warm-up rate (0: none)."),
     )
-    review_warmup_rate = forms.DecimalField(
-        label=_("Warm-up review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("Share of the warm-up questions audited (1: all of them)."),
+    review_warmup_rate = _share(
+        _("Warm-up review rate"), _("Share of the warm-up questions audited (1: all of them).")
     )
     review_adaptive = forms.BooleanField(
         label=_("Adapt each annotator's review rate"),
@@ -53,35 +55,17 @@ class CampaignForm(forms.Form):
             "the highest rate until they are."
         ),
     )
-    review_floor = forms.DecimalField(
-        label=_("Lowest review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("An adapted rate never goes below it (0.05)."),
+    review_floor = _share(_("Lowest review rate"), _("An adapted rate never goes below it (0.05)."))
+    review_ceiling = _share(
+        _("Highest review rate"), _("The rate of annotators not (yet) shown below the bar (0.40).")
     )
-    review_ceiling = forms.DecimalField(
-        label=_("Highest review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("The rate of annotators not (yet) shown below the bar (0.40)."),
+    review_error_bar = _share(
+        _("Acceptable error rate"),
+        _("The bar: share of rejected or corrected work the campaign accepts (0.15)."),
     )
-    review_error_bar = forms.DecimalField(
-        label=_("Acceptable error rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("The bar: share of rejected or corrected work the campaign accepts (0.15)."),
-    )
-    gold_share = forms.DecimalField(
-        label=_("Share of gold questions"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_(
-            "Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."
-        ),
+    gold_share = _share(
+        _("Share of gold questions"),
+        _("Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."),
     )
     qualification_questions = forms.IntegerField(
         label=_("Qualification questions"),
