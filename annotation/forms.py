@@ -1,11 +1,18 @@
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
 from annotation.services.campaigns import FIELDS, campaign_defaults
+from core.forms import language_choices
 from core.languages import LANGUAGES, languages
 from corpus.models import Split
+
+
+def _share(label, help_text, *, required: bool = False) -> forms.DecimalField:
+    """A share from 0 to 1 as a campaign stores it: two decimals (0.25)."""
+    return forms.DecimalField(
+        label=label, required=required, max_digits=3, decimal_places=2, help_text=help_text
+    )
 
 
 class CampaignForm(forms.Form):
@@ -24,11 +31,10 @@ class CampaignForm(forms.Form):
     )
     questions_min = forms.IntegerField(label=_("Fewest questions per paragraph"))
     questions_max = forms.IntegerField(label=_("Most questions per paragraph"))
-    review_rate = forms.DecimalField(
-        label=_("Review rate"),
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("Share of each annotator's questions audited (FQuAD: 0.25)."),
+    review_rate = _share(
+        _("Review rate"),
+        _("Share of each annotator's questions audited (FQuAD: 0.25)."),
+        required=True,
     )
     review_warmup = forms.IntegerField(
         label=_("Warm-up questions"),
@@ -36,12 +42,8 @@ class CampaignForm(forms.Form):
         required=False,
         help_text=_("Each annotator's first questions reviewed at the warm-up rate (0: none)."),
     )
-    review_warmup_rate = forms.DecimalField(
-        label=_("Warm-up review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("Share of the warm-up questions audited (1: all of them)."),
+    review_warmup_rate = _share(
+        _("Warm-up review rate"), _("Share of the warm-up questions audited (1: all of them).")
     )
     review_adaptive = forms.BooleanField(
         label=_("Adapt each annotator's review rate"),
@@ -53,35 +55,17 @@ class CampaignForm(forms.Form):
             "the highest rate until they are."
         ),
     )
-    review_floor = forms.DecimalField(
-        label=_("Lowest review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("An adapted rate never goes below it (0.05)."),
+    review_floor = _share(_("Lowest review rate"), _("An adapted rate never goes below it (0.05)."))
+    review_ceiling = _share(
+        _("Highest review rate"), _("The rate of annotators not (yet) shown below the bar (0.40).")
     )
-    review_ceiling = forms.DecimalField(
-        label=_("Highest review rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("The rate of annotators not (yet) shown below the bar (0.40)."),
+    review_error_bar = _share(
+        _("Acceptable error rate"),
+        _("The bar: share of rejected or corrected work the campaign accepts (0.15)."),
     )
-    review_error_bar = forms.DecimalField(
-        label=_("Acceptable error rate"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_("The bar: share of rejected or corrected work the campaign accepts (0.15)."),
-    )
-    gold_share = forms.DecimalField(
-        label=_("Share of gold questions"),
-        required=False,
-        max_digits=3,
-        decimal_places=2,
-        help_text=_(
-            "Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."
-        ),
+    gold_share = _share(
+        _("Share of gold questions"),
+        _("Share of each annotator's items that are gold questions, unannounced (0.05; 0: none)."),
     )
     qualification_questions = forms.IntegerField(
         label=_("Qualification questions"),
@@ -129,11 +113,7 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The registry's languages, named in the reader's language and in their own.
-        ui = get_language() or "en"
-        self.fields["language"].choices = [
-            (e.code, f"{e.name(ui)} ({e.code}) · {e.native_name}") for e in languages()
-        ]
+        self.fields["language"].choices = language_choices()
         current = (self.initial or {}).get("language")
         if current and current not in LANGUAGES:  # a regional code, like fr-ca
             self.fields["language"].choices = [(current, current), *self.fields["language"].choices]
@@ -155,22 +135,10 @@ class CampaignForm(forms.Form):
     def campaign_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("target_")}
         defaults = campaign_defaults(data.get("kind", Campaign.Kind.QUESTIONS))
-        optional = (
-            "language",
-            "review_warmup",
-            "review_warmup_rate",
-            "review_floor",
-            "review_ceiling",
-            "review_error_bar",
-            "gold_share",
-            "qualification_questions",
-            "qualification_bar",
-            "seconds_per_question",
-            "unanswerable_per_paragraph",
-        )
-        for name in optional:
-            if data.get(name) in (None, ""):
-                data[name] = defaults[name]
+        # Each field the form lets one leave blank takes the kind's default when left blank.
+        for field in self.main_fields():
+            if not field.field.required and data.get(field.name) in (None, ""):
+                data[field.name] = defaults[field.name]
         data["question_type_targets"] = {
             value: self.cleaned_data[f"target_{value}"]
             for value in QuestionType.values

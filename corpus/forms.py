@@ -1,9 +1,8 @@
 from django import forms
 from django.conf import settings
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from core.languages import languages
+from core.forms import language_choices
 from corpus.models import Split
 
 
@@ -32,11 +31,7 @@ class ScrapeRunForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The registry's languages, named in the reader's language and in their own.
-        ui = get_language() or "en"
-        self.fields["language"].choices = [
-            (e.code, f"{e.name(ui)} ({e.code}) · {e.native_name}") for e in languages()
-        ]
+        self.fields["language"].choices = language_choices()
         self.fields["language"].initial = settings.WIKIPEDIA_LANGUAGE
 
 

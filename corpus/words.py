@@ -15,8 +15,11 @@ one already, so it is not listed: a 225-character Chinese paragraph gives about 
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
+from types import ModuleType
 
 from core.languages import find
 
@@ -43,28 +46,39 @@ def tokenizer_of(code: str | None) -> str | None:
     return entry.splitting.word_tokenizer
 
 
+def pinned_import(module: str, refuse: Callable[[str | None], Exception]) -> ModuleType:
+    """Import a tokenizer's `module` ("jieba", "pythainlp.tokenize") if its package is the
+    version pinned in VERSIONS; else raise `refuse(found)`, found None when not installed.
+
+    evaluation.metrics.community's modes load the same packages, with their own refusal."""
+    name = module.partition(".")[0]
+    try:
+        package = importlib.import_module(name)  # first: a missing package is never skipped
+        imported = importlib.import_module(module)
+    except ImportError:
+        raise refuse(None) from None
+    if package.__version__ != VERSIONS[name]:
+        raise refuse(package.__version__)
+    return imported
+
+
+def jieba_cut(refuse: Callable[[str | None], Exception]):
+    """Return the pinned jieba's `lcut`, its dictionary loaded (`pinned_import`'s refusals)."""
+    jieba = pinned_import("jieba", refuse)
+    jieba.setLogLevel(30)  # no "Building prefix dict" lines on stderr (logging.WARNING)
+    jieba.initialize()  # its dictionary now (about a second), not inside the first cut
+    return jieba.lcut
+
+
 @cache
 def _cut(tokenizer: str):
     """Return the tokenizer's function text -> words (loaded once per process)."""
+    refuse = partial(WordsUnavailable, tokenizer)
     if tokenizer == "jieba":
-        try:
-            import jieba
-        except ImportError:
-            raise WordsUnavailable("jieba") from None
-        if jieba.__version__ != VERSIONS["jieba"]:
-            raise WordsUnavailable("jieba", jieba.__version__)
-        jieba.setLogLevel(30)  # no "Building prefix dict" lines (logging.WARNING)
-        jieba.initialize()  # its dictionary now (about a second), once per process
         # Precise mode with its HMM for unknown words: jieba's defaults, M2QA's words too.
-        return jieba.lcut
+        return jieba_cut(refuse)
     if tokenizer == "pythainlp":
-        try:
-            import pythainlp
-            from pythainlp.tokenize import word_tokenize
-        except ImportError:
-            raise WordsUnavailable("pythainlp") from None
-        if pythainlp.__version__ != VERSIONS["pythainlp"]:
-            raise WordsUnavailable("pythainlp", pythainlp.__version__)
+        word_tokenize = pinned_import("pythainlp.tokenize", refuse).word_tokenize
         return lambda text: word_tokenize(text, engine="newmm", keep_whitespace=True)
     raise ValueError(f"unknown word tokenizer {tokenizer!r}")
 

@@ -212,6 +212,14 @@ def predict_passage_span(passage: Passage, question: str) -> tuple[str, int | No
     (a Python string index), so that the page can highlight this very occurrence of it.
     """
     best, _key = _best_candidate(passage, question)
+    return candidate_span(passage, best)
+
+
+def candidate_span(passage, best) -> tuple[str, int | None]:
+    """Return a chosen candidate's text and its first character's offset ("", None for none).
+
+    Shared with `sliding_window`, whose passages and candidates have the same `text`,
+    `starts` and `first`."""
     if best is None:
         return "", None
     return passage.text(best), passage.starts[best.first]

@@ -291,15 +291,9 @@ def predict_passage_scored(passage: Passage, question: str) -> tuple[str, float]
 
 
 def predict_passage_span(passage: Passage, question: str) -> tuple[str, int | None]:
-    """Return the best candidate of an analysed passage and where it starts ("", None if none).
-
-    The text is `predict_passage`'s; the start is its first character's offset in the context
-    (a Python string index), so that the page can highlight this very occurrence of it.
-    """
+    """`predict_passage`'s text and where it starts in the context (`lexical.candidate_span`)."""
     best, _window = _best_candidate(passage, question)
-    if best is None:
-        return "", None
-    return passage.text(best), passage.starts[best.first]
+    return lexical.candidate_span(passage, best)
 
 
 def _best_candidate(passage: Passage, question: str) -> tuple[Candidate | None, float]:

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import re
 import string
-from functools import cache
+from functools import cache, partial
 
+from corpus.words import VERSIONS, jieba_cut, pinned_import
 from evaluation.metrics.normalizations import (
     MissingTokenizer,
     Normalization,
@@ -112,8 +113,8 @@ KORQUAD_CHARS = Normalization("korquad-chars", "1", clean=_clean_korquad, units=
 
 # M2QA's word tokenizers (optional packages, pinned: another version cuts other words)
 
-JIEBA = ("jieba", "0.42.1")
-PYTHAINLP = ("pythainlp", "5.4.0")
+JIEBA = ("jieba", VERSIONS["jieba"])
+PYTHAINLP = ("pythainlp", VERSIONS["pythainlp"])
 INSTALL_HINT = "pip install '.[languages]'"
 
 
@@ -129,29 +130,15 @@ def _refusal(mode: str, package: tuple[str, str], found: str | None) -> MissingT
 @cache
 def _jieba_cut():
     """Return jieba's precise-mode cut, once the pinned version is found (else refuse)."""
-    try:
-        import jieba
-    except ImportError:
-        raise _refusal("m2qa-zh", JIEBA, None) from None
-    if jieba.__version__ != JIEBA[1]:
-        raise _refusal("m2qa-zh", JIEBA, jieba.__version__)
-    jieba.setLogLevel(30)  # no "Building prefix dict" lines on stderr (logging.WARNING)
-    jieba.initialize()  # its dictionary now (about a second), not inside the first score
-    return jieba.lcut
+    return jieba_cut(partial(_refusal, "m2qa-zh", JIEBA))
 
 
 @cache
 def _thai_words():
     """Return PyThaiNLP's word_tokenize, once the pinned version is found (else refuse)."""
-    try:
-        import pythainlp
-        from pythainlp.tokenize import word_tokenize
-    except ImportError:
-        raise _refusal("m2qa-th", PYTHAINLP, None) from None
-    if pythainlp.__version__ != PYTHAINLP[1]:
-        raise _refusal("m2qa-th", PYTHAINLP, pythainlp.__version__)
-    word_tokenize("ไทย", engine="newmm")  # loads its dictionary now, not inside the first score
-    return word_tokenize
+    tokenize = pinned_import("pythainlp.tokenize", partial(_refusal, "m2qa-th", PYTHAINLP))
+    tokenize.word_tokenize("ไทย", engine="newmm")  # its dictionary now, not in the first score
+    return tokenize.word_tokenize
 
 
 def _jieba_units(words: list[str]) -> list[str]:
@@ -166,19 +153,19 @@ def _thai_units(words: list[str]) -> list[str]:
     return _thai_words()(" ".join(words), engine="newmm", keep_whitespace=False)
 
 
-M2QA_ZH = Normalization(
-    "m2qa-zh",
-    "1",
-    clean=_clean_squad_en,
-    units=_jieba_units,
-    requires="jieba==0.42.1",
-    check=lambda: _jieba_cut() and None,
-)
-M2QA_TH = Normalization(
-    "m2qa-th",
-    "1",
-    clean=_clean_squad_en,
-    units=_thai_units,
-    requires="pythainlp==5.4.0",
-    check=lambda: _thai_words() and None,
-)
+def _m2qa(name: str, units, package: tuple[str, str], load) -> Normalization:
+    """An M2QA mode: SQuAD's normalization, then the words of a pinned tokenizer (`package`),
+    which `load` refuses when it is missing."""
+    requires = "==".join(package)
+    return Normalization(
+        name,
+        "1",
+        clean=_clean_squad_en,
+        units=units,
+        requires=requires,
+        check=lambda: load() and None,
+    )
+
+
+M2QA_ZH = _m2qa("m2qa-zh", _jieba_units, JIEBA, _jieba_cut)
+M2QA_TH = _m2qa("m2qa-th", _thai_units, PYTHAINLP, _thai_words)

@@ -50,7 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, BinaryIO
 
-from core.languages import Pipeline, language
+from core.languages import Language, Pipeline, language
 from exports.formats.offsets import find_occurrences
 from exports.formats.records import (
     ExportCounts,
@@ -259,13 +259,19 @@ class TokensUnavailable(LookupError):
     """The language has no MRQA tokenizer (core.languages), or its install is missing."""
 
 
+def _pipeline(code: str) -> tuple[Language, Pipeline]:
+    """Return language `code`'s registry entry and its MRQA pipeline; TokensUnavailable when
+    the registry gives it none."""
+    entry = language(code)
+    if entry.mrqa_tokens is None:
+        raise TokensUnavailable(f"MRQA tokens: not available for {entry.name('en')}")
+    return entry, entry.mrqa_tokens
+
+
 def language_tokenizer(code: str) -> SpacyTokenizer:
     """Return the MRQA tokenizer of language `code` (its registry entry's `mrqa_tokens`), or
     raise TokensUnavailable naming the language and what is missing."""
-    entry = language(code)
-    pipeline = entry.mrqa_tokens
-    if pipeline is None:
-        raise TokensUnavailable(f"MRQA tokens: not available for {entry.name('en')}")
+    entry, pipeline = _pipeline(code)
     if pipeline.blank is None:
         return spacy_tokenizer(pipeline.model)
     try:
@@ -280,10 +286,7 @@ def language_tokenizer(code: str) -> SpacyTokenizer:
 def language_tokenizer_name(code: str) -> str:
     """The name of language `code`'s MRQA tokenizer (spaCy's version, the pipeline and its
     version, the packages it needs), read without importing spaCy; TokensUnavailable when none."""
-    entry = language(code)
-    pipeline = entry.mrqa_tokens
-    if pipeline is None:
-        raise TokensUnavailable(f"MRQA tokens: not available for {entry.name('en')}")
+    _entry, pipeline = _pipeline(code)
     if pipeline.blank is None:
         return spacy_model_name(pipeline.model)
     return _blank_name(pipeline)
