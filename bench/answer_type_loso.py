@@ -36,10 +36,12 @@ from bench.answer_type_score import PIAF, contexts_by_question, read_sample, tab
 from evaluation.services.analysis.answer_types import (  # noqa: E402
     answer_types,
     classify,
+    classnouns,
     clauses,
     dates,
     load_french,
     names,
+    paragraph,
 )
 
 DATA = ROOT / "tests" / "data" / "answer_types"
@@ -68,6 +70,16 @@ def _base_module(name: str) -> dict[str, Any]:
     return namespace
 
 
+def _words(attribute: str, value: Any) -> list[tuple[Any, str, Any]]:
+    """Return the patches that give a word list its value in every rule module that reads it
+    (names.py was split in round 4: its lists are read by names, classnouns and paragraph)."""
+    return [
+        (module, attribute, value)
+        for module in (names, classnouns, paragraph)
+        if hasattr(module, attribute)
+    ]
+
+
 def _never(*_args: Any) -> None:
     return None
 
@@ -85,15 +97,15 @@ def _round3_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
         "located in a place": ({"piaf_check_100"}, [(classify, "_located_in", _never)]),
         "person titles and trades": (
             {"piaf_holdout2_150", "piaf_check_100"},
-            [(names, "PERSON_NOUNS", kinds2["PERSON_NOUNS"])],
+            _words("PERSON_NOUNS", kinds2["PERSON_NOUNS"]),
         ),
         "acts and events": (
             {"piaf_holdout2_150"},
-            [(names, "EVENT_NOUNS", kinds2["EVENT_NOUNS"]), (names, "FOREIGN_OF", frozenset())],
+            [*_words("EVENT_NOUNS", kinds2["EVENT_NOUNS"]), *_words("FOREIGN_OF", frozenset())],
         ),
         "works and brands": (
             {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
-            [(names, "WORK_NOUNS", frozenset())],
+            _words("WORK_NOUNS", frozenset()),
         ),
         "class noun in the paragraph": (
             {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
@@ -103,7 +115,7 @@ def _round3_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
             {"piaf_holdout2_150"},
             [
                 (classify, "_geographic_name", _never),
-                (names, "PLACE_NOUNS", kinds2["PLACE_NOUNS"]),
+                *_words("PLACE_NOUNS", kinds2["PLACE_NOUNS"]),
             ],
         ),
         "horizon": ({"piaf_holdout2_150"}, [(dates, "DATE_FILLERS", dates2["DATE_FILLERS"])]),

@@ -88,7 +88,9 @@ dependent in the answer. The tags are a model's: the figures are a profile of a 
 a gold standard.
 
 The package holds the rules by concept: `kinds` (the types and shared word lists), `dates`,
-`numbers`, `clauses`, `names`, the token helpers in `tokens`, their precedence in `classify`,
+`numbers`, `clauses`, the names by their own words and entities in `names`, the class nouns
+before a name in `classnouns` and in the answer's paragraph in `paragraph`, the token helpers
+in `tokens`, their precedence in `classify`,
 the batched pipeline in `pipeline` and the model's loading in `loading`.
 """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluation.services.analysis.answer_types.classnouns import _geographic_name, _named_type
 from evaluation.services.analysis.answer_types.clauses import (
     _is_cited_word,
     _is_clause,
@@ -17,20 +18,18 @@ from evaluation.services.analysis.answer_types.clauses import (
 from evaluation.services.analysis.answer_types.dates import is_date_text
 from evaluation.services.analysis.answer_types.kinds import POS_TYPES, AnswerType
 from evaluation.services.analysis.answer_types.names import (
-    _context_class,
     _entity_type,
     _foreign_title,
-    _geographic_name,
     _group_name,
     _is_address,
     _located_in,
-    _named_type,
     _nickname,
     _opening_adjective,
     _proper_class,
     _titled_work,
 )
 from evaluation.services.analysis.answer_types.numbers import _is_quantity
+from evaluation.services.analysis.answer_types.paragraph import _context_class
 from evaluation.services.analysis.answer_types.tokens import (
     _counts_a_noun,
     _head_pos,
