@@ -102,6 +102,41 @@ def _group_name(head: Any) -> AnswerType | None:
 
 PLURAL_ARTICLES = frozenset({"les", "des", "aux"})
 
+# Buildings whose name opens with their class noun, capitalised ("le Petit Palais", "le
+# Musée d'Orsay", "la Gare de l'Est"); "Église", "Tour", "Théâtre" and schools are left out:
+# as often an institution, an event or a company ("l'Église catholique", "le Tour de France").
+BUILDING_WORDS = frozenset(
+    """palais château musée cathédrale basilique abbaye gare mosquée chapelle""".split()  # noqa: SIM905
+)
+
+
+def _building_name(tokens: list[Any]) -> AnswerType | None:
+    """Return place for a name whose first or second word (after "Petit", "Grand"…) is a
+    building's class noun, capitalised: the recogniser calls many of them organisations."""
+    words = [token for token in tokens if token.pos_ != "DET"]
+    if len(words) < 2 or not words[0].text[:1].isupper():
+        return None
+    return (
+        AnswerType.PLACE
+        if any(token.lower_ in BUILDING_WORDS and token.text[:1].isupper() for token in words[:2])
+        else None
+    )
+
+
+def _demonym_and_name(span: Any, head: Any) -> AnswerType | None:
+    """Return person for a people's noun followed by a person's name, one to three
+    capitalised words the recogniser calls PER or the parser joins by "flat:name"
+    ("l'Américain Henry Longfellow", "le Néerlandais Peter Post"): the recogniser calls the
+    people's noun a place."""
+    if not head.text[:1].isupper() or not _GROUP_NAME.fullmatch(head.text):
+        return None
+    after = [token for token in span if token.i > head.i and not token.is_punct]
+    if not 1 <= len(after) <= 3 or not all(token.text[:1].isupper() for token in after):
+        return None
+    first = after[0]
+    named = _ent_type(first) == "PER" or any(token.dep_ == "flat:name" for token in after[1:])
+    return AnswerType.PERSON if named and _ent_type(first) in ("", "PER") else None
+
 
 def _is_address(tokens: list[Any]) -> bool:
     """Return whether the answer is an address: a number, a street noun, a name ("12, square

@@ -14,6 +14,7 @@ from evaluation.services.analysis.answer_types.kinds import (
     WORK_NOUNS,
     AnswerType,
 )
+from evaluation.services.analysis.answer_types.names import _GROUP_NAME
 
 # The classes a name takes from the class noun met before it, in the answer's paragraph.
 CONTEXT = "answer_types.context"  # in doc.user_data: (paragraph, offset of the doc)
@@ -73,6 +74,8 @@ def _class_before(before: str) -> AnswerType | None:
     noun, of = match["noun"].lower(), match["of"]
     if match["det"].lower() not in ARTICLES:
         return None  # "le préfet de région Michel Cadot": a class noun with no article
+    if _GROUP_NAME.fullmatch(match["noun"]) and match["noun"][:1].isupper() and not of:
+        return AnswerType.PERSON  # "le Néerlandais Peter Post": a people's noun, then a person
     if noun in GEOGRAPHIC_NOUNS:
         return AnswerType.PLACE
     if of:

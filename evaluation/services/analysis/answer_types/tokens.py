@@ -36,13 +36,29 @@ def _head_pos(span: Any, head: Any) -> str:
         return "NOUN"
     if pos == "NOUN" and not determined and span.end - span.start == 1 and _graded(head):
         return "ADJ"
+    if pos == "NOUN" and not determined and head.dep_ == "amod" and head.i == span.start:
+        return "ADJ"  # the parser's adjective the tagger read as a noun ("remboursable en…")
+    if pos == "VERB" and _graded_participle(span, head):
+        return "ADJ"
     return pos
+
+
+def _graded_participle(span: Any, head: Any) -> bool:
+    """Return whether the answer is a participle and the adverbs of degree that grade it,
+    nothing else ("fortement opposé", "très qualifiée"): an adjective, as a verb is not
+    graded; "assassiné en 1975" keeps its complement and stays a verb."""
+    others = [token for token in span if token.i != head.i and not token.is_punct]
+    return (
+        "Part" in head.morph.get("VerbForm")
+        and bool(others)
+        and all(token.lower_ in DEGREE_ADVERBS and token.head.i == head.i for token in others)
+    )
 
 
 # Adverbs of degree: they grade adjectives, never nouns ("complètement impatient").
 DEGREE_ADVERBS = frozenset(
     """très trop si assez complètement totalement tout fort extrêmement particulièrement
-    vraiment tellement peu bien""".split()  # noqa: SIM905
+    vraiment tellement peu bien fortement profondément""".split()  # noqa: SIM905
 )
 
 
@@ -107,6 +123,14 @@ def _counts_a_noun(tokens: list[Any]) -> bool:
     number = tokens[0]
     head = number.head
     return number.dep_ == "nummod" and head.i > number.i and head.pos_ == "NOUN"
+
+
+def _past_compound_preposition(tokens: list[Any]) -> list[Any]:
+    """Return the tokens without the verb of a compound preposition opening the answer, "à
+    partir de/du/des" ("à partir des négatifs originaux": its object is the head)."""
+    if len(tokens) > 3 and [t.lower_ for t in tokens[:2]] == ["à", "partir"]:
+        return tokens[2:] if tokens[2].lower_ in PARTITIVES | {"du", "d’"} else tokens
+    return tokens
 
 
 def _is_content(token: Any) -> bool:
