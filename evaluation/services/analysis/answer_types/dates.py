@@ -98,11 +98,12 @@ def _strip_date_marks(text: str) -> tuple[str, bool]:
     return stripped, stripped != text
 
 
-# Phrases that date by a reign or an event ("sous le règne de Louis VI", "au moment de la
-# décolonisation", "à l'époque des croisades", "lors du siège"): a period of time.
+# Phrases headed by a noun of time that date by a reign or an event ("sous le règne de Louis
+# VI", "au moment de la décolonisation", "à l'époque des croisades"): a period of time. "lors
+# de" has no noun of time: the event after it keeps its own type, as after any preposition.
 _TIME_PHRASE = re.compile(
-    r"(?:sous\s+(?:le|son|leur)\s+règne|au\s+moment|à\s+l['’]\s*époque|au\s+temps|du\s+temps"
-    r"|lors)\s+(?:de|du|des|d['’]|où)\b",
+    r"(?:sous\s+(?:le|son|leur)\s+règne|au\s+moment|à\s+l['’]\s*époque|au\s+temps|du\s+temps)"
+    r"\s+(?:de|du|des|d['’]|où)\b",
     re.I,
 )
 

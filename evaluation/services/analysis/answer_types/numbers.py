@@ -85,10 +85,20 @@ def _counted_by_one(tokens: list[Any]) -> bool:
     unit = tokens[1].lower_
     if unit in UNITS or unit.removesuffix("s") in UNITS:
         return True
-    if unit in RANK_NOUNS and len(tokens) == 2:
+    if unit in RANKS_COUNTED and len(tokens) == 2:
         return True
+    return _one_of_a_choice(tokens)
+
+
+# A rank noun after "un"/"une" alone is one rank: "une place" gained.
+RANKS_COUNTED = RANK_NOUNS
+
+
+def _one_of_a_choice(tokens: list[Any]) -> bool:
+    """Return whether "un"/"une" opens a choice of numbers ("un ou plusieurs articles", "une
+    ou deux fois")."""
     return (
-        unit == "ou"
+        tokens[1].lower_ == "ou"
         and len(tokens) > 2
         and (tokens[2].lower_ == "plusieurs" or is_number_token(tokens[2]))
     )

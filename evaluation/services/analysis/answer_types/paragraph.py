@@ -74,8 +74,8 @@ def _class_before(before: str) -> AnswerType | None:
     noun, of = match["noun"].lower(), match["of"]
     if match["det"].lower() not in ARTICLES:
         return None  # "le préfet de région Michel Cadot": a class noun with no article
-    if _GROUP_NAME.fullmatch(match["noun"]) and match["noun"][:1].isupper() and not of:
-        return AnswerType.PERSON  # "le Néerlandais Peter Post": a people's noun, then a person
+    if not of and _people_before(match["noun"]):
+        return AnswerType.PERSON
     if noun in GEOGRAPHIC_NOUNS:
         return AnswerType.PLACE
     if of:
@@ -85,3 +85,9 @@ def _class_before(before: str) -> AnswerType | None:
     if noun in GROUP_NOUNS | SHIP_NOUNS | WORK_NOUNS | FIRM_NOUNS:
         return AnswerType.OTHER_ENTITY
     return None
+
+
+def _people_before(noun: str) -> bool:
+    """Return whether a class noun is a people's, capitalised ("le Néerlandais Peter Post",
+    "l'Américain Henry Longfellow"): a person's name follows it."""
+    return noun[:1].isupper() and bool(_GROUP_NAME.fullmatch(noun))

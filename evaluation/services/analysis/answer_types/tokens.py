@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evaluation.services.analysis.answer_types.dates import _is_year
@@ -36,11 +37,28 @@ def _head_pos(span: Any, head: Any) -> str:
         return "NOUN"
     if pos == "NOUN" and not determined and span.end - span.start == 1 and _graded(head):
         return "ADJ"
-    if pos == "NOUN" and not determined and head.dep_ == "amod" and head.i == span.start:
-        return "ADJ"  # the parser's adjective the tagger read as a noun ("remboursable en…")
+    if pos == "NOUN" and not determined and _parser_adjective(span, head):
+        return "ADJ"
     if pos == "VERB" and _graded_participle(span, head):
         return "ADJ"
     return pos
+
+
+def _parser_adjective(span: Any, head: Any) -> bool:
+    """Return whether the head opens the answer, the parser hung it as an adjective ("amod")
+    where the tagger read a noun, and it ends as adjectives do ("prêt, remboursable en tout
+    état de cause"): an unknown word the parser hangs so ("neushoorn") stays a noun."""
+    return (
+        head.dep_ == "amod"
+        and head.i == span.start
+        and bool(_ADJECTIVE_ENDING.fullmatch(head.lower_))
+    )
+
+
+# Endings of adjectives that nouns rarely have: "-able", "-ible", "-if", "-ive", "-eux".
+_ADJECTIVE_ENDING = re.compile(
+    r"[^\W\d_]{2,}(?:ables?|ibles?|ifs?|ives?|eux|euses?|ques?|aux|ales?)"
+)
 
 
 def _graded_participle(span: Any, head: Any) -> bool:
