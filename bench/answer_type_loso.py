@@ -185,6 +185,10 @@ def _round4_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
             [(classify, "_demonym_and_name", _never), (paragraph, "_people_before", _no)],
         ),
         "building names": (h3, [(classify, "_building_name", _never)]),
+        "team by its town": (
+            {"piaf_holdout_150", "piaf_holdout2_150", "piaf_holdout3_150"},
+            [(classify, "_team_by_its_town", _never)],
+        ),
         "synonym cited": (
             h3,
             [

@@ -68,6 +68,14 @@ ROUND_4 = [
     # a building named by its class noun, capitalised
     ("La collection rejoint le Grand Palais après sa mort.", "le Grand Palais", "place"),
     ("Elle enseigne au Tour de France des métiers.", "Tour de France", "other_entity"),
+    # a place's name facing a team in a paragraph about team sports is a team; a person is not
+    (
+        "Le club joue la finale du tournoi face à Marseille et gagne 3-1.",
+        "Marseille",
+        "other_entity",
+    ),
+    ("Le joueur de tennis perd la finale contre Federer en trois sets.", "Federer", "person"),
+    ("L'armée marche contre Marseille en 1720.", "Marseille", "place"),
     # a word cited as a synonym
     ("Varron donne comme synonyme circummurium, un mot rare.", "circummurium", "other"),
 ]

@@ -35,7 +35,7 @@ from evaluation.services.analysis.answer_types.names import (
     _titled_work,
 )
 from evaluation.services.analysis.answer_types.numbers import _is_quantity
-from evaluation.services.analysis.answer_types.paragraph import _context_class
+from evaluation.services.analysis.answer_types.paragraph import _context_class, _team_by_its_town
 from evaluation.services.analysis.answer_types.tokens import (
     _counts_a_noun,
     _head_pos,
@@ -79,6 +79,7 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
         or _named_type(span, head)
         or _group_name(head)
         or _demonym_and_name(span, head)
+        or _team_by_its_town(span, head)
         or _context_class(span, head)
         or _nickname(span, head)
         or _located_in(span, head)

@@ -15,6 +15,7 @@ from evaluation.services.analysis.answer_types.kinds import (
     AnswerType,
 )
 from evaluation.services.analysis.answer_types.names import _GROUP_NAME
+from evaluation.services.analysis.answer_types.tokens import _ent_type
 
 # The classes a name takes from the class noun met before it, in the answer's paragraph.
 CONTEXT = "answer_types.context"  # in doc.user_data: (paragraph, offset of the doc)
@@ -91,3 +92,33 @@ def _people_before(noun: str) -> bool:
     """Return whether a class noun is a people's, capitalised ("le Néerlandais Peter Post",
     "l'Américain Henry Longfellow"): a person's name follows it."""
     return noun[:1].isupper() and bool(_GROUP_NAME.fullmatch(noun))
+
+
+# Words of team sports: a paragraph that holds one reads "face à Helsinborg" as a team.
+_SPORT = re.compile(
+    r"\b(?:match|matchs|finale|finales|demi-finale|championnat|ligue|tournoi|club|équipe)\b",
+    re.I,
+)
+# What announces an opponent: "face à", "contre".
+OPPONENT_WORDS = frozenset({"contre", "face"})
+
+
+def _team_by_its_town(span: Any, head: Any) -> AnswerType | None:
+    """Return other_entity for a capitalised name right after "face à" or "contre" (an
+    article, quotes and a capitalised adjective between allowed: "face à la « Grande
+    Torino »") in a paragraph about team sports: a team named by its town or country
+    ("la finale contre les États-Unis"), as the labelling rules type it. Only a name the
+    recogniser calls a place (LOC): a person faced is a player."""
+    if not head.text[:1].isupper():
+        return None
+    doc, at = span.doc, span.start - 1
+    while at >= 0 and (
+        doc[at].is_punct or doc[at].pos_ == "DET" or (doc[at].pos_ == "ADJ" and doc[at].is_title)
+    ):
+        at -= 1
+    if at >= 1 and doc[at].lower_ == "à" and doc[at - 1].lower_ == "face":
+        at -= 1
+    if at < 0 or doc[at].lower_ not in OPPONENT_WORDS or _ent_type(head) != "LOC":
+        return None  # "perd contre Hašek" (PER): a player
+    paragraph, _offset = doc.user_data.get(CONTEXT, (doc.text, 0))
+    return AnswerType.OTHER_ENTITY if _SPORT.search(paragraph) else None
