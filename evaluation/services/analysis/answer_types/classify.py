@@ -58,9 +58,8 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
         return AnswerType.OTHER
     if _is_date(span, text, tokens):
         return AnswerType.DATE
-    foreign = _foreign_title(tokens)
-    if foreign is not None:
-        return foreign
+    if _foreign_title(tokens) is AnswerType.OTHER_ENTITY:
+        return AnswerType.OTHER_ENTITY
     content = [token for token in _past_compound_preposition(tokens) if _is_content(token)]
     content = content or tokens
     head = _syntactic_head(span, content)
