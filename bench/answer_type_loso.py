@@ -1,18 +1,19 @@
-"""Leave-one-sample-out agreement of the answer-type rules of issue 25's third round.
+"""Leave-one-sample-out agreement of the answer-type rules of issue 25's third and fourth rounds.
 
-Every rule of the third round is listed in `ROUND3` with the samples whose misses were read
-while it was written (its provenance). A rule cannot be judged on a sample it was written
-on, so each sample is typed with the rules written WITHOUT it: the round-3 rules whose
+Every rule of those rounds is listed (`_round3_rules`, `_round4_rules`) with the samples whose
+misses were read while it was written (its provenance). A rule cannot be judged on a sample it
+was written on, so each sample is typed with the rules written WITHOUT it: the rules whose
 provenance names that sample are switched off (their functions replaced by ones that decide
-nothing, their word additions taken back to those of round 2, commit `BASE`), the others
-left on. The samples' predictions, gathered that way, give the leave-one-sample-out figure
-per sample, per category and in all, with Cohen's κ, beside round 2 (every round-3 rule
-off) and round 3 whole (every rule on, optimistic on the samples it was written on).
+nothing, their word additions taken back), the others left on. The samples' predictions,
+gathered that way, give the leave-one-sample-out figure per sample, per category and in all,
+with Cohen's κ, beside round 2 (every round-3 and round-4 rule off), round 3 (every round-4
+rule off), round 3 left one sample out, and round 4 whole (every rule on, optimistic on the
+samples it was written on).
 
 The rules of rounds 1 and 2 were written looking at the first four samples and cannot be
-switched off one by one: on those four, even the leave-one-out column keeps them;
-`piaf_holdout2_150` is the only sample none of them saw. docs/answer-types.md ("Round 3")
-has the figures.
+switched off one by one: on those four, even the leave-one-out columns keep them;
+`piaf_holdout2_150` and `piaf_holdout3_150` are the samples none of them saw.
+docs/answer-types.md ("Round 3", "Round 4") has the figures.
 
 Run from the project root: `.venv/bin/python bench/answer_type_loso.py [--misses]` (no
 Django, no database; reads ../shared/data/piaf/piaf-v1.0.json; about a minute).
@@ -36,10 +37,14 @@ from bench.answer_type_score import PIAF, contexts_by_question, read_sample, tab
 from evaluation.services.analysis.answer_types import (  # noqa: E402
     answer_types,
     classify,
+    classnouns,
     clauses,
     dates,
     load_french,
     names,
+    numbers,
+    paragraph,
+    tokens,
 )
 
 DATA = ROOT / "tests" / "data" / "answer_types"
@@ -49,6 +54,7 @@ SAMPLES = (
     "piaf_check_100",
     "piaf_holdout_150",
     "piaf_holdout2_150",
+    "piaf_holdout3_150",
 )
 BASE = "ab1a0df"  # main with issue 25's second round: the word lists round 3 added to
 RULES_DIR = "evaluation/services/analysis/answer_types"
@@ -68,6 +74,16 @@ def _base_module(name: str) -> dict[str, Any]:
     return namespace
 
 
+def _words(attribute: str, value: Any) -> list[tuple[Any, str, Any]]:
+    """Return the patches that give a word list its value in every rule module that reads it
+    (names.py was split in round 4: its lists are read by names, classnouns and paragraph)."""
+    return [
+        (module, attribute, value)
+        for module in (names, classnouns, paragraph)
+        if hasattr(module, attribute)
+    ]
+
+
 def _never(*_args: Any) -> None:
     return None
 
@@ -85,15 +101,15 @@ def _round3_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
         "located in a place": ({"piaf_check_100"}, [(classify, "_located_in", _never)]),
         "person titles and trades": (
             {"piaf_holdout2_150", "piaf_check_100"},
-            [(names, "PERSON_NOUNS", kinds2["PERSON_NOUNS"])],
+            _words("PERSON_NOUNS", kinds2["PERSON_NOUNS"]),
         ),
         "acts and events": (
             {"piaf_holdout2_150"},
-            [(names, "EVENT_NOUNS", kinds2["EVENT_NOUNS"]), (names, "FOREIGN_OF", frozenset())],
+            [*_words("EVENT_NOUNS", kinds2["EVENT_NOUNS"]), *_words("FOREIGN_OF", frozenset())],
         ),
         "works and brands": (
             {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
-            [(names, "WORK_NOUNS", frozenset())],
+            _words("WORK_NOUNS", frozenset()),
         ),
         "class noun in the paragraph": (
             {"piaf_200", "piaf_check_100", "piaf_holdout2_150"},
@@ -103,7 +119,7 @@ def _round3_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
             {"piaf_holdout2_150"},
             [
                 (classify, "_geographic_name", _never),
-                (names, "PLACE_NOUNS", kinds2["PLACE_NOUNS"]),
+                *_words("PLACE_NOUNS", kinds2["PLACE_NOUNS"]),
             ],
         ),
         "horizon": ({"piaf_holdout2_150"}, [(dates, "DATE_FILLERS", dates2["DATE_FILLERS"])]),
@@ -145,46 +161,115 @@ def typed(nlp: Any, rows: list[dict]) -> list[str]:
     return [kind.value for kind in answer_types(items, nlp=nlp)]
 
 
+def _round4_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
+    """Return round 4's rules as `_round3_rules` does, each with its round-3 value."""
+    h3, check = {"piaf_holdout3_150"}, {"piaf_check_100"}
+    minus = lambda module, name, *words: (module, name, getattr(module, name) - set(words))  # noqa: E731
+    return {
+        "time phrase": (h3, [(classify, "is_time_phrase", _no)]),
+        "year by its neighbours": (h3, [(classify, "is_year_in_context", _no)]),
+        "fractions": (h3, [minus(numbers, "NUMBER_NOUNS", "tiers", "moitié")]),
+        "one rank": (h3, [(numbers, "RANKS_COUNTED", frozenset())]),
+        "one of a choice": (check, [(numbers, "_one_of_a_choice", _no)]),
+        "past historic": (h3, [(clauses, "_PAST_HISTORIC", re.compile(r"(?!)"))]),
+        "à partir de": (h3, [(classify, "_past_compound_preposition", lambda tokens: tokens)]),
+        "graded participle": (
+            h3,
+            [
+                (tokens, "_graded_participle", _no),
+                minus(tokens, "DEGREE_ADVERBS", "fortement", "profondément"),
+            ],
+        ),
+        "parser's adjective": (
+            h3 | {"piaf_holdout_150"},
+            [(tokens, "_parser_adjective", _no)],
+        ),
+        "people's noun and name": (
+            h3,
+            [(classify, "_demonym_and_name", _never), (paragraph, "_people_before", _no)],
+        ),
+        "building names": (h3, [(classify, "_building_name", _never)]),
+        "team by its town": (
+            {"piaf_holdout_150", "piaf_holdout2_150", "piaf_holdout3_150"},
+            [(classify, "_team_by_its_town", _never)],
+        ),
+        "synonym cited": (
+            h3,
+            [
+                minus(clauses, "CITATION_NOUNS", "synonyme", "synonymes"),
+                minus(clauses, "CITATION_DETERMINERS", "comme"),
+            ],
+        ),
+    }
+
+
+Rules = dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]
+
+
+def _columns(nlp: Any, samples: dict[str, list[dict]], round3: Rules, round4: Rules) -> dict:
+    """Return {column: {sample: predicted types}}: round 2 (no round-3 or -4 rule), round 3
+    (no round-4 rule), each round left one sample out, and round 4 whole."""
+    patches = lambda rules: [patch for _seen, some in rules.values() for patch in some]  # noqa: E731
+    seen_by = lambda rules, name: [  # noqa: E731
+        patch for seen, some in rules.values() if name in seen for patch in some
+    ]
+    columns: dict[str, dict[str, list[str]]] = {
+        "round 2": {},
+        "round 3": {},
+        "round 3, leave one out": {},
+        "round 4, leave one out": {},
+        "round 4": {},
+    }
+    for name, rows in samples.items():
+        passes = {
+            "round 2": patches(round3) + patches(round4),
+            "round 3": patches(round4),
+            "round 3, leave one out": seen_by(round3, name) + patches(round4),
+            "round 4, leave one out": seen_by(round3, name) + seen_by(round4, name),
+            "round 4": [],
+        }
+        for column, off in passes.items():
+            with switched_off(off):
+                columns[column][name] = typed(nlp, rows)
+    return columns
+
+
+def _changes(samples: dict[str, list[dict]], old: dict, new: dict) -> str:
+    """Return how many answers `new` types otherwise than `old`, made right, made wrong."""
+    changed = fixed = broken = 0
+    for name, rows in samples.items():
+        for row, before, after in zip(rows, old[name], new[name], strict=True):
+            changed += before != after
+            fixed += before != row["label"] == after
+            broken += before == row["label"] != after
+    return f"{changed} answers typed otherwise, {fixed} made right, {broken} made wrong"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--misses", action="store_true", help="list the LOSO disagreements")
+    parser.add_argument("--misses", action="store_true", help="list round 4's LOSO misses")
     args = parser.parse_args()
 
     contexts = contexts_by_question(PIAF)
-    nlp = load_french()
-    rules = _round3_rules()
-    every = [patch for _samples, patches in rules.values() for patch in patches]
+    round3, round4 = _round3_rules(), _round4_rules()
     samples = {name: read_sample(DATA / f"{name}.jsonl", contexts) for name in SAMPLES}
-    columns: dict[str, dict[str, list[str]]] = {"round 2": {}, "leave one out": {}, "round 3": {}}
-    for name, rows in samples.items():
-        with switched_off(every):
-            columns["round 2"][name] = typed(nlp, rows)
-        off = [patch for seen, patches in rules.values() if name in seen for patch in patches]
-        with switched_off(off):
-            columns["leave one out"][name] = typed(nlp, rows)
-        columns["round 3"][name] = typed(nlp, rows)
-    for column in ("leave one out", "round 3"):
-        changed = fixed = broken = 0
-        for name, rows in samples.items():
-            for row, old, new in zip(
-                rows, columns["round 2"][name], columns[column][name], strict=True
-            ):
-                changed += old != new
-                fixed += old != row["label"] == new
-                broken += old == row["label"] != new
-        print(
-            f"{column} against round 2: {changed} answers typed otherwise, "
-            f"{fixed} made right, {broken} made wrong"
-        )
-    print("round-3 rules and the samples read while writing them:")
-    for rule, (seen, _patches) in rules.items():
-        print(f"  {rule:<31} {', '.join(sorted(seen))}")
+    columns = _columns(load_french(), samples, round3, round4)
+    for old, new in (
+        ("round 2", "round 3"),
+        ("round 3", "round 4"),
+        ("round 3, leave one out", "round 4, leave one out"),
+    ):
+        print(f"{new} against {old}: {_changes(samples, columns[old], columns[new])}")
+    for number, rules in (("3", round3), ("4", round4)):
+        print(f"round-{number} rules and the samples read while writing them:")
+        for rule, (seen, _patches) in rules.items():
+            print(f"  {rule:<31} {', '.join(sorted(seen))}")
     for column, predicted in columns.items():
         print(f"\n== {column}")
         for name, rows in samples.items():
             labels = [row["label"] for row in rows]
             print(f"{name}: {table(labels, predicted[name])[-1].split(maxsplit=1)[1]}")
-            if args.misses and column == "leave one out":
+            if args.misses and column == "round 4, leave one out":
                 for row, kind in zip(rows, predicted[name], strict=True):
                     if row["label"] != kind:
                         print(f"    {row['label']:>12} → {kind:<12} {row['answer']!r}")

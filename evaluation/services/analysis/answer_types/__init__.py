@@ -74,6 +74,17 @@ works and brands as class nouns, the class noun met before the same name in the 
 place, a nickname → person. docs/answer-types.md ("Round 3") has which samples each rule was
 written on and the leave-one-sample-out figures.
 
+The fourth round added: a phrase headed by a noun of time ("sous le règne de", "au moment
+de", "à l'époque de") and a bare year by its neighbours (an era after it, "de 221 à 206 av.
+J.-C."; "en" before it and nothing counted after) in 2; a past historic the morphologizer
+reads as a participle ("le royaume contrôla…") in 3; "tiers", "moitié", "un ou plusieurs",
+"une place" in 5; "à partir de" as a preposition (its object is the head); a building's
+capitalised class noun in a name ("le Petit Palais") → place and a people's noun before a
+person's name, in the answer or the paragraph ("l'Américain Henry Longfellow") → person,
+before 6 and in it; a participle graded by adverbs of degree only ("fortement opposé") and
+a noun the parser hangs as an adjective with an adjective's ending ("remboursable en…") →
+adjective in 10; "synonyme" as a citation noun. docs/answer-types.md ("Round 4").
+
 Dates come before numbers because a year is a number too (SQuAD splits "Date" out of the
 numerical answers the same way); numbers before entities, as in SQuAD, so "3 000 Parisiens"
 is a quantity. Steps 8 and 9 ask for a capital letter because French writes proper nouns
@@ -88,7 +99,9 @@ dependent in the answer. The tags are a model's: the figures are a profile of a 
 a gold standard.
 
 The package holds the rules by concept: `kinds` (the types and shared word lists), `dates`,
-`numbers`, `clauses`, `names`, the token helpers in `tokens`, their precedence in `classify`,
+`numbers`, `clauses`, the names by their own words and entities in `names`, the class nouns
+before a name in `classnouns` and in the answer's paragraph in `paragraph`, the token helpers
+in `tokens`, their precedence in `classify`,
 the batched pipeline in `pipeline` and the model's loading in `loading`.
 """
 

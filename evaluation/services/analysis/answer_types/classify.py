@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluation.services.analysis.answer_types.classnouns import _geographic_name, _named_type
 from evaluation.services.analysis.answer_types.clauses import (
     _is_cited_word,
     _is_clause,
@@ -14,27 +15,32 @@ from evaluation.services.analysis.answer_types.clauses import (
     _is_sentence,
     _is_summer,
 )
-from evaluation.services.analysis.answer_types.dates import is_date_text
+from evaluation.services.analysis.answer_types.dates import (
+    is_date_text,
+    is_time_phrase,
+    is_year_in_context,
+)
 from evaluation.services.analysis.answer_types.kinds import POS_TYPES, AnswerType
 from evaluation.services.analysis.answer_types.names import (
-    _context_class,
+    _building_name,
+    _demonym_and_name,
     _entity_type,
     _foreign_title,
-    _geographic_name,
     _group_name,
     _is_address,
     _located_in,
-    _named_type,
     _nickname,
     _opening_adjective,
     _proper_class,
     _titled_work,
 )
 from evaluation.services.analysis.answer_types.numbers import _is_quantity
+from evaluation.services.analysis.answer_types.paragraph import _context_class, _team_by_its_town
 from evaluation.services.analysis.answer_types.tokens import (
     _counts_a_noun,
     _head_pos,
     _is_content,
+    _past_compound_preposition,
     _syntactic_head,
 )
 
@@ -50,20 +56,14 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     tokens = [token for token in span if not (token.is_punct or token.is_space)]
     if not tokens or _is_cited_word(span) or _is_gloss(text):
         return AnswerType.OTHER
-    if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
+    if _is_date(span, text, tokens):
         return AnswerType.DATE
-    foreign = _foreign_title(tokens)
-    if foreign is not None:
-        return foreign
-    content = [token for token in tokens if _is_content(token)] or tokens
+    if _foreign_title(tokens) is AnswerType.OTHER_ENTITY:
+        return AnswerType.OTHER_ENTITY
+    content = [token for token in _past_compound_preposition(tokens) if _is_content(token)]
+    content = content or tokens
     head = _syntactic_head(span, content)
-    if (
-        _is_clause(span, head)
-        or _is_imperative(tokens)
-        or _is_participle(tokens, head)
-        or _is_negated(tokens)
-        or _is_sentence(span, tokens)
-    ):
+    if _is_verb_phrase(span, tokens, head):
         return AnswerType.VERB
     if _is_address(tokens):
         return AnswerType.PLACE
@@ -72,13 +72,40 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     return (
         _opening_adjective(span, head)
         or _proper_class(tokens, head)
+        or _building_name(tokens)
         or _titled_work(span, head)
         or _geographic_name(span, head)
         or _named_type(span, head)
         or _group_name(head)
+        or _demonym_and_name(span, head)
+        or _team_by_its_town(span, head)
         or _context_class(span, head)
         or _nickname(span, head)
         or _located_in(span, head)
         or _entity_type(span, head)
         or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
+    )
+
+
+def _is_date(span: Any, text: str, tokens: list[Any]) -> bool:
+    """Return whether the answer is a date: by its text, a season, a phrase that dates by a
+    reign or an event, or a bare year by its neighbours in the sentence."""
+    if (is_date_text(text) or _is_summer(text, tokens)) and not _counts_a_noun(tokens):
+        return True
+    if is_time_phrase(text):
+        return True
+    doc = span.doc
+    before = doc[span.start - 1].text if span.start > 0 else ""
+    return is_year_in_context(text, before, doc[span.end : span.end + 8].text)
+
+
+def _is_verb_phrase(span: Any, tokens: list[Any], head: Any) -> bool:
+    """Return whether the answer is a clause, an imperative, a participle after "avoir", a
+    negated verb or a whole sentence: a verb, the paper having no row for clauses."""
+    return (
+        _is_clause(span, head)
+        or _is_imperative(tokens)
+        or _is_participle(tokens, head)
+        or _is_negated(tokens)
+        or _is_sentence(span, tokens)
     )

@@ -28,7 +28,7 @@ def _is_summer(text: str, tokens: list[Any]) -> bool:
 
 
 CITATION_DETERMINERS = frozenset(
-    """le la l' l’ les du au aux des ce cette ces un une son sa ses leur""".split()  # noqa: SIM905
+    """le la l' l’ les du au aux des ce cette ces un une son sa ses leur comme""".split()  # noqa: SIM905
 )
 
 
@@ -183,8 +183,17 @@ def _subject_then_verb(words: list[Any]) -> bool:
         and verb.pos_ in ("VERB", "AUX")
         and verb.text.isalpha()
         and verb.text.islower()  # not a model's name read as a verb ("Toyota TS050")
-        and ("Fin" in verb.morph.get("VerbForm") or verb.lower_ in ABSOLUTE_PARTICIPLES)
+        and (
+            "Fin" in verb.morph.get("VerbForm")
+            or verb.lower_ in ABSOLUTE_PARTICIPLES
+            or bool(_PAST_HISTORIC.fullmatch(verb.lower_))
+        )
     )
+
+
+# Endings of the past historic that no participle has ("contrôla", "fondèrent", "prirent"):
+# the morphologizer reads some as participles ("le royaume contrôla l'Angleterre").
+_PAST_HISTORIC = re.compile(r"[^\W\d_]{3,}a|[^\W\d_]+(?:èrent|irent|urent|inrent)")
 
 
 # "la garnison ottomane étant supérieure…": a subject and "étant" make an absolute

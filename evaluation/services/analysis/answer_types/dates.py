@@ -98,6 +98,39 @@ def _strip_date_marks(text: str) -> tuple[str, bool]:
     return stripped, stripped != text
 
 
+# Phrases headed by a noun of time that date by a reign or an event ("sous le règne de Louis
+# VI", "au moment de la décolonisation", "à l'époque des croisades"): a period of time. "lors
+# de" has no noun of time: the event after it keeps its own type, as after any preposition.
+_TIME_PHRASE = re.compile(
+    r"(?:sous\s+(?:le|son|leur)\s+règne|au\s+moment|à\s+l['’]\s*époque|au\s+temps|du\s+temps)"
+    r"\s+(?:de|du|des|d['’]|où)\b",
+    re.I,
+)
+
+
+def is_time_phrase(text: str) -> bool:
+    """Return whether the answer opens with a phrase that dates by a reign or an event."""
+    return bool(_TIME_PHRASE.match(text.strip()))
+
+
+# After a bare year: an era, maybe after the other end of a range ("de 221 à 206 av.
+# J.-C."), or the end of the phrase ("en 221,", "dès 732.").
+_ERA_AFTER = re.compile(r"\s*(?:(?:à|au|et|-|–)\s*\d{1,4}\s*)?" + _ERA.pattern, re.I)
+_PHRASE_END = re.compile(r"\s*(?:[,.;:)]|et\b|à\b|-|–|$)")
+
+
+def is_year_in_context(text: str, before: str, after: str) -> bool:
+    """Return whether a bare number of one to four digits is a year by its neighbours in
+    the sentence: an era after it ("221" of "de 221 à 206 av. J.-C."), or a year's
+    preposition before it ("en", "vers", "dès", "depuis") and no word after it to count
+    ("en 221,"; "en 6 heures" counts hours)."""
+    if not re.fullmatch(r"\d{1,4}", text.strip()):
+        return False
+    if _ERA_AFTER.match(after):
+        return True
+    return before.lower() in YEAR_MARKERS and bool(_PHRASE_END.match(after))
+
+
 def _is_year(digits: str, previous: str) -> bool:
     """Return whether a plain number reads as a year, given the token before it."""
     return previous in YEAR_MARKERS or (len(digits) == 4 and 1000 <= int(digits) <= 2099)

@@ -121,7 +121,7 @@ GEOLOGICAL_PERIODS = frozenset(
 # ACCI", "le préfixe При") is typed other, whatever its letters.
 CITATION_NOUNS = frozenset(
     """préfixe préfixes suffixe suffixes mot mots terme termes vocable locution désinence
-    syllabe""".split()  # noqa: SIM905
+    syllabe synonyme synonymes""".split()  # noqa: SIM905
 )
 NAME_OF = frozenset({"de", "d'", "d’", "du", "des"})
 # The same in the Italian names French quotes ("le derby della Madonnina").

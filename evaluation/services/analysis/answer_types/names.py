@@ -8,33 +8,19 @@ from typing import Any
 from evaluation.services.analysis.answer_types.kinds import (
     CLUB_WORDS,
     COMPANY_WORDS,
-    DIRECTIONS,
     ENTITY_TYPES,
     EVENT_NOUNS,
-    FOREIGN_OF,
-    GEOGRAPHIC_NOUNS,
     GEOLOGICAL_PERIODS,
-    GROUP_NOUNS,
     NAME_OF,
-    ORGANISATION_NOUNS,
-    PERSON_NOUNS,
-    PLACE_NOUNS,
-    SHIP_NOUNS,
     STREET_NOUNS,
-    WORK_NOUNS,
     AnswerType,
 )
 from evaluation.services.analysis.answer_types.tokens import (
-    _attached_to,
-    _below,
     _ent_iob,
     _ent_type,
     _entities,
     _has_capital,
-    _is_letter,
-    _is_name,
     _is_proper_noun,
-    _is_year_token,
     _pos,
 )
 
@@ -86,86 +72,6 @@ def _titled_work(span: Any, head: Any) -> AnswerType | None:
     return None
 
 
-def _named_type(span: Any, head: Any) -> AnswerType | None:
-    """Return the type of a class noun followed by a name, or None (rule 6 above).
-
-    The name follows the head directly (adjectives between allowed: "couple divin
-    Dumuzi-Inanna"), or after "de", "du" or "des" and an article for a class of PLACE_NOUNS
-    or EVENT_NOUNS ("république de Moldavie", "traité de Verdun", "la colline de la
-    Vierge", "le temple de l'Ésagil"), or after "des" for a class of GROUP_NOUNS ("la
-    dynastie des Capétiens"); a title of PERSON_NOUNS may be parted from the name ("le
-    chef de l'armée Zia-ul-Haq"). An event dated by its year is named too ("le traité
-    anglo-néerlandais de 1814"); a compass point is a place ("à l'est jusqu'au Rhin").
-    """
-    lower = head.lower_
-    if _pos(head) != "NOUN" or _has_capital(head):
-        return None
-    if lower in DIRECTIONS:
-        return AnswerType.PLACE
-    name = _name_after(span, head)
-    if name is not None and lower in EVENT_NOUNS and _is_year_token(name):
-        return AnswerType.OTHER_ENTITY
-    if lower in ORGANISATION_NOUNS and _names_an_organisation(span, head):
-        return AnswerType.OTHER_ENTITY
-    if name is not None and _is_letter(name):
-        return None  # "rayons X", "vitamine C": a letter, no name
-    if name is not None and _is_name(name) and _attached_to(name, head):
-        return _class_of_name(lower, name)
-    if lower in PERSON_NOUNS and any(
-        label == "PER" and ent.start > head.i and _has_capital(ent)
-        for ent, label in _entities(span)
-    ):
-        return AnswerType.PERSON
-    return None
-
-
-def _name_after(span: Any, head: Any) -> Any:
-    """Return the token where the class noun's name would start, or None past the span:
-    after its lower-case adjectives, and "de" (with an article) or "des" for the classes
-    that take them."""
-    doc, lower = span.doc, head.lower_
-    after = head.i + 1
-    while after < span.end and doc[after].pos_ == "ADJ" and not _has_capital(doc[after]):
-        after += 1
-    of = after < span.end and doc[after].lower_ in NAME_OF
-    if lower in EVENT_NOUNS and after < span.end and doc[after].lower_ in FOREIGN_OF:
-        of = True  # "le derby della Madonnina"
-    if of and lower in PLACE_NOUNS | EVENT_NOUNS:
-        after += 1
-        if after + 1 < span.end and doc[after].pos_ == "DET":  # "de la", "de l'"
-            after += 1
-    elif of and lower in GROUP_NOUNS and doc[after].lower_ == "des":
-        after += 1
-    return doc[after] if after < span.end else None
-
-
-def _class_of_name(lower: str, name: Any) -> AnswerType:
-    """Return the type of a name after its class noun `lower`: the class's, else the name's
-    entity."""
-    if lower in PLACE_NOUNS:
-        return AnswerType.PLACE
-    if lower in EVENT_NOUNS or lower in GROUP_NOUNS or lower in SHIP_NOUNS | WORK_NOUNS:
-        return AnswerType.OTHER_ENTITY
-    if lower in PERSON_NOUNS and _ent_type(name) in ("", "PER"):
-        return AnswerType.PERSON
-    return ENTITY_TYPES.get(_ent_type(name), AnswerType.OTHER_ENTITY)
-
-
-def _names_an_organisation(span: Any, head: Any) -> bool:
-    """Return whether an organisation's or competition's class noun is followed, through
-    lower-case nouns and adjectives and "de", "du", "des", by a capitalised word hung below
-    it: "armée de résistance du Seigneur", "championnat de France amateur", "la coupe de
-    France", "le parti Baas". An article, a verb, another preposition or a comma on the way
-    ends the name ("l'équipe de la ville de Paris", "l'armée qui envahit la Pologne")."""
-    doc = span.doc
-    for token in doc[head.i + 1 : span.end]:
-        if token.text[:1].isupper():
-            return not _is_letter(token) and _below(token, head)
-        if not (token.lower_ in NAME_OF or token.pos_ in ("NOUN", "ADJ", "PROPN")):
-            return False
-    return False
-
-
 # Endings of the names of peoples and dynasties ("les Britanniques", "le Galicien", "les
 # Capétiens", "les Abbassides", "des Omeyyades"): singular, or plural only where a singular
 # ending is also a place's ("la Lorraine", "l'Amérique", "le Liban").
@@ -195,6 +101,41 @@ def _group_name(head: Any) -> AnswerType | None:
 
 
 PLURAL_ARTICLES = frozenset({"les", "des", "aux"})
+
+# Buildings whose name opens with their class noun, capitalised ("le Petit Palais", "le
+# Musée d'Orsay", "la Gare de l'Est"); "Église", "Tour", "Théâtre" and schools are left out:
+# as often an institution, an event or a company ("l'Église catholique", "le Tour de France").
+BUILDING_WORDS = frozenset(
+    """palais château musée cathédrale basilique abbaye gare mosquée chapelle""".split()  # noqa: SIM905
+)
+
+
+def _building_name(tokens: list[Any]) -> AnswerType | None:
+    """Return place for a name whose first or second word (after "Petit", "Grand"…) is a
+    building's class noun, capitalised: the recogniser calls many of them organisations."""
+    words = [token for token in tokens if token.pos_ != "DET"]
+    if len(words) < 2 or not words[0].text[:1].isupper():
+        return None
+    return (
+        AnswerType.PLACE
+        if any(token.lower_ in BUILDING_WORDS and token.text[:1].isupper() for token in words[:2])
+        else None
+    )
+
+
+def _demonym_and_name(span: Any, head: Any) -> AnswerType | None:
+    """Return person for a people's noun followed by a person's name, one to three
+    capitalised words the recogniser calls PER or the parser joins by "flat:name"
+    ("l'Américain Henry Longfellow", "le Néerlandais Peter Post"): the recogniser calls the
+    people's noun a place."""
+    if not head.text[:1].isupper() or not _GROUP_NAME.fullmatch(head.text):
+        return None
+    after = [token for token in span if token.i > head.i and not token.is_punct]
+    if not 1 <= len(after) <= 3 or not all(token.text[:1].isupper() for token in after):
+        return None
+    first = after[0]
+    named = _ent_type(first) == "PER" or any(token.dep_ == "flat:name" for token in after[1:])
+    return AnswerType.PERSON if named and _ent_type(first) in ("", "PER") else None
 
 
 def _is_address(tokens: list[Any]) -> bool:
@@ -316,99 +257,6 @@ def _located_in(span: Any, head: Any) -> AnswerType | None:
         if token.lower_ in LOCATING and after.text[:1].isupper() and _ent_type(after) == "LOC":
             return AnswerType.PLACE
     return None
-
-
-# The classes a name takes from the class noun met before it, in the answer's paragraph.
-CONTEXT = "answer_types.context"  # in doc.user_data: (paragraph, offset of the doc)
-_CLASS_BEFORE = re.compile(
-    r"(?:^|[\s'’])(?P<det>[^\W\d_]+)[\s'’]\s*(?P<noun>[^\W\d_][\w-]*)\s+(?P<of>(?:de|du|des)\s+(?:la\s+|l['’]\s*)?|d['’]\s*)?"
-    r"[«\"“]?\s*$"
-)
-
-
-def _context_class(span: Any, head: Any) -> AnswerType | None:
-    """Return the type a name's class noun gives it where the answer is a bare name and the
-    paragraph writes the class noun before it, here or elsewhere ("Elle est issue de la
-    famille Black" for "Black", "le principal sponsor …, Pelforth" no; "la bière Pelforth"
-    yes): a geographic noun ("la ville de Sion") → place, a person's title or trade ("le
-    roi Louis") → person, a group, a ship, a work, a brand ("la famille Black", "le navire
-    Finneagle", "la méthode Gundersen") → other proper noun. Several classes that disagree
-    give none. Streets and buildings are left out: they are named after persons."""
-    words = [token for token in span if not (token.is_punct or token.pos_ in ("DET", "ADP"))]
-    if not words or not all(token.text[:1].isupper() for token in words if token.is_alpha):
-        return None
-    if not head.text[:1].isupper():
-        return None
-    paragraph, offset = span.doc.user_data.get(CONTEXT, (span.doc.text, 0))
-    name = span.doc.text[words[0].idx : span.end_char]
-    found = set()
-    at = paragraph.find(name)
-    while at >= 0:
-        end = at + len(name)
-        if (at == 0 or not paragraph[at - 1].isalnum()) and (
-            end == len(paragraph) or not paragraph[end].isalnum()
-        ):
-            kind = _class_before(paragraph[max(0, at - 60) : at])
-            if kind is not None:
-                found.add(kind)
-        at = paragraph.find(name, at + 1)
-    return found.pop() if len(found) == 1 else None
-
-
-# Companies, teams and their roles, before a name elsewhere in the paragraph ("la société
-# Sunset", "le sponsor Pelforth"); too often common in the answer itself ("société").
-FIRM_NOUNS = frozenset(
-    """société sociétés entreprise entreprises firme compagnie sponsor équipementier
-    constructeur fabricant éditeur distributeur studio studios club équipe parti
-    association fondation banque chaîne radio""".split()  # noqa: SIM905
-)
-# What opens a class noun that names ("la ville de Sion", "sa fille Marie").
-ARTICLES = frozenset(
-    """le la l les un une des du au aux ce cet cette ces son sa ses leur leurs notre""".split()  # noqa: SIM905
-)
-
-
-def _class_before(before: str) -> AnswerType | None:
-    """Return the type the class noun at the end of `before` gives the name after it."""
-    match = _CLASS_BEFORE.search(before)
-    if match is None:
-        return None
-    noun, of = match["noun"].lower(), match["of"]
-    if match["det"].lower() not in ARTICLES:
-        return None  # "le préfet de région Michel Cadot": a class noun with no article
-    if noun in GEOGRAPHIC_NOUNS:
-        return AnswerType.PLACE
-    if of:
-        return AnswerType.OTHER_ENTITY if noun in GROUP_NOUNS and "des" in of else None
-    if noun in PERSON_NOUNS and noun not in ("saint", "sainte"):
-        return AnswerType.PERSON
-    if noun in GROUP_NOUNS | SHIP_NOUNS | WORK_NOUNS | FIRM_NOUNS:
-        return AnswerType.OTHER_ENTITY
-    return None
-
-
-# Adjectives that make a geographic noun a place's name ("le continent sud-américain", "la
-# péninsule ibérique", "le golfe Persique" written in lower case).
-_PLACE_ADJECTIVE = re.compile(
-    r"[a-zà-ÿ-]{3,}(?:ain|aine|ais|aise|ois|oise|ien|ienne|éen|éenne|ique|an|ane)"
-)
-
-
-def _geographic_name(span: Any, head: Any) -> AnswerType | None:
-    """Return place for a geographic noun named by an adjective of a people or a region and
-    nothing else ("le continent sud-américain", "la péninsule ibérique"); "la ville voisine"
-    stays a common noun."""
-    if head.lower_ not in GEOGRAPHIC_NOUNS or _has_capital(head):
-        return None
-    after = [token for token in span[head.i - span.start + 1 :] if not token.is_punct]
-    return (
-        AnswerType.PLACE
-        if len(after) == 1
-        and after[0].pos_ == "ADJ"
-        and after[0].head.i == head.i
-        and _PLACE_ADJECTIVE.fullmatch(after[0].text)
-        else None
-    )
 
 
 # Words that give a nickname ("Michele Ongaro (dit Pannonio)", "surnommée « Pompom »").

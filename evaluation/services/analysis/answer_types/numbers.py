@@ -24,7 +24,7 @@ _SPELLED_ORDINAL = re.compile(
 # ("une heure et demie"): the article is then the number one.
 NUMBER_NOUNS = frozenset(
     """dizaine dizaines douzaine douzaines quinzaine vingtaine trentaine quarantaine
-    cinquantaine soixantaine centaine centaines millier milliers""".split()  # noqa: SIM905
+    cinquantaine soixantaine centaine centaines millier milliers tiers moitié""".split()  # noqa: SIM905
 )
 UNITS = frozenset(
     """seconde minute heure jour semaine mois an année siècle millénaire mètre kilomètre
@@ -74,6 +74,31 @@ def _is_quantity(tokens: list[Any], content: list[Any], head: Any) -> bool:
     if is_number_token(first) and not modifier:
         return True
     if tokens[0].lower_ in _ARTICLE_NUMBERS and len(tokens) > 1:
-        unit = tokens[1].lower_
-        return unit in UNITS or unit.removesuffix("s") in UNITS
+        return _counted_by_one(tokens)
     return False
+
+
+def _counted_by_one(tokens: list[Any]) -> bool:
+    """Return whether "un"/"une" opening the answer is the number one: it counts a unit ("une
+    heure et demie"), it is a rank alone ("une place" gained), or it opens a choice of
+    numbers ("un ou plusieurs articles", "une ou deux fois")."""
+    unit = tokens[1].lower_
+    if unit in UNITS or unit.removesuffix("s") in UNITS:
+        return True
+    if unit in RANKS_COUNTED and len(tokens) == 2:
+        return True
+    return _one_of_a_choice(tokens)
+
+
+# A rank noun after "un"/"une" alone is one rank: "une place" gained.
+RANKS_COUNTED = RANK_NOUNS
+
+
+def _one_of_a_choice(tokens: list[Any]) -> bool:
+    """Return whether "un"/"une" opens a choice of numbers ("un ou plusieurs articles", "une
+    ou deux fois")."""
+    return (
+        tokens[1].lower_ == "ou"
+        and len(tokens) > 2
+        and (tokens[2].lower_ == "plusieurs" or is_number_token(tokens[2]))
+    )

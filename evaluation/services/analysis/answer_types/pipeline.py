@@ -13,7 +13,7 @@ from typing import Any
 from evaluation.services.analysis.answer_types.classify import classify_answer
 from evaluation.services.analysis.answer_types.kinds import AnswerType
 from evaluation.services.analysis.answer_types.loading import BATCH_SIZE, load_french
-from evaluation.services.analysis.answer_types.names import CONTEXT
+from evaluation.services.analysis.answer_types.paragraph import CONTEXT
 from evaluation.services.analysis.answer_types.tokens import NO_ENTITIES, EntitiesNeeded
 
 

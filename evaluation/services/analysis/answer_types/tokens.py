@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evaluation.services.analysis.answer_types.dates import _is_year
@@ -36,13 +37,46 @@ def _head_pos(span: Any, head: Any) -> str:
         return "NOUN"
     if pos == "NOUN" and not determined and span.end - span.start == 1 and _graded(head):
         return "ADJ"
+    if pos == "NOUN" and not determined and _parser_adjective(span, head):
+        return "ADJ"
+    if pos == "VERB" and _graded_participle(span, head):
+        return "ADJ"
     return pos
+
+
+def _parser_adjective(span: Any, head: Any) -> bool:
+    """Return whether the head opens the answer, the parser hung it as an adjective ("amod")
+    where the tagger read a noun, and it ends as adjectives do ("prêt, remboursable en tout
+    état de cause"): an unknown word the parser hangs so ("neushoorn") stays a noun."""
+    return (
+        head.dep_ == "amod"
+        and head.i == span.start
+        and bool(_ADJECTIVE_ENDING.fullmatch(head.lower_))
+    )
+
+
+# Endings of adjectives that nouns rarely have: "-able", "-ible", "-if", "-ive", "-eux".
+_ADJECTIVE_ENDING = re.compile(
+    r"[^\W\d_]{2,}(?:ables?|ibles?|ifs?|ives?|eux|euses?|ques?|aux|ales?)"
+)
+
+
+def _graded_participle(span: Any, head: Any) -> bool:
+    """Return whether the answer is a participle and the adverbs of degree that grade it,
+    nothing else ("fortement opposé", "très qualifiée"): an adjective, as a verb is not
+    graded; "assassiné en 1975" keeps its complement and stays a verb."""
+    others = [token for token in span if token.i != head.i and not token.is_punct]
+    return (
+        "Part" in head.morph.get("VerbForm")
+        and bool(others)
+        and all(token.lower_ in DEGREE_ADVERBS and token.head.i == head.i for token in others)
+    )
 
 
 # Adverbs of degree: they grade adjectives, never nouns ("complètement impatient").
 DEGREE_ADVERBS = frozenset(
     """très trop si assez complètement totalement tout fort extrêmement particulièrement
-    vraiment tellement peu bien""".split()  # noqa: SIM905
+    vraiment tellement peu bien fortement profondément""".split()  # noqa: SIM905
 )
 
 
@@ -107,6 +141,14 @@ def _counts_a_noun(tokens: list[Any]) -> bool:
     number = tokens[0]
     head = number.head
     return number.dep_ == "nummod" and head.i > number.i and head.pos_ == "NOUN"
+
+
+def _past_compound_preposition(tokens: list[Any]) -> list[Any]:
+    """Return the tokens without the verb of a compound preposition opening the answer, "à
+    partir de/du/des" ("à partir des négatifs originaux": its object is the head)."""
+    if len(tokens) > 3 and [t.lower_ for t in tokens[:2]] == ["à", "partir"]:
+        return tokens[2:] if tokens[2].lower_ in PARTITIVES | {"du", "d’"} else tokens
+    return tokens
 
 
 def _is_content(token: Any) -> bool:
