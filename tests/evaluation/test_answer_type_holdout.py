@@ -204,3 +204,45 @@ def test_the_third_holdout_is_the_seed_9191_draw_well_formed_and_disjoint_from_a
     assert [{k: row[k] for k in keys} for row in drawn] == [
         {k: row[k] for k in keys} for row in rows
     ]
+
+
+FOURTH = DATA / "piaf_holdout4_150.jsonl"
+FOURTH_SECOND = DATA / "piaf_holdout4_150_second.jsonl"
+
+
+def test_the_fourth_holdout_is_the_seed_6262_draw_disjoint_from_all_six():
+    rows = [json.loads(line) for line in FOURTH.read_text(encoding="utf-8").splitlines()]
+    earlier = (
+        "piaf_200.jsonl",
+        "piaf_tune_150.jsonl",
+        "piaf_check_100.jsonl",
+        "piaf_holdout_150.jsonl",
+        "piaf_holdout2_150.jsonl",
+        "piaf_holdout3_150.jsonl",
+    )
+    ids = [row["id"] for row in rows]
+
+    assert len(rows) == len(set(ids)) == 150
+    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
+    assert all(not set(ids) & draw_holdout.ids_in(DATA / name) for name in earlier)
+    drawn = draw_holdout.fourth_holdout(require_file(PIAF))
+    keys = ("id", "question", "answer", "answer_start")
+    assert [{k: row[k] for k in keys} for row in drawn] == [
+        {k: row[k] for k in keys} for row in rows
+    ]
+
+
+def test_the_fourth_holdouts_two_labellings_differ_on_one_answer():
+    first = [json.loads(line) for line in FOURTH.read_text(encoding="utf-8").splitlines()]
+    second = [json.loads(line) for line in FOURTH_SECOND.read_text(encoding="utf-8").splitlines()]
+    keys = ("id", "question", "answer", "answer_start")
+
+    assert [{k: r[k] for k in keys} for r in first] == [{k: r[k] for k in keys} for r in second]
+    differ = [
+        (a["answer"], a["label"], b["label"])
+        for a, b in zip(first, second, strict=True)
+        if a["label"] != b["label"]
+    ]
+    assert differ == [("terre", "common_noun", "other")]
+    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
+    assert round(kappa, 3) == 0.992
