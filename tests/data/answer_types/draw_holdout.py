@@ -7,6 +7,7 @@ Run from the project root:
     python tests/data/answer_types/draw_holdout.py --second   # the second hold-out (seed 4242)
     python tests/data/answer_types/draw_holdout.py --third    # the third hold-out (seed 9191)
     python tests/data/answer_types/draw_holdout.py --fourth   # the fourth hold-out (seed 6262)
+    python tests/data/answer_types/draw_holdout.py --fifth    # the fifth hold-out (seed 7373, 300)
 
 The eligible answers are the first answer of every question of PIAF v1.0, in file order
 (articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
@@ -19,7 +20,8 @@ and the tuning sample, so the three samples are disjoint. The second hold-out (s
 excludes the ids of every labelled file before it: `piaf_200.jsonl`, `piaf_tune_150.jsonl`,
 `piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. The third
 hold-out (seed 9191) excludes those and `piaf_holdout2_150.jsonl` too; the fourth (seed 6262)
-excludes those and `piaf_holdout3_150.jsonl` too. Only the
+excludes those and `piaf_holdout3_150.jsonl` too; the fifth (seed 7373, 300 answers) excludes
+those and `piaf_holdout4_150.jsonl` too. Only the
 standard library is used: no Django, and the answer-type pipeline is never run here.
 """
 
@@ -48,6 +50,9 @@ BEFORE_THIRD = (*BEFORE_SECOND, "piaf_holdout2_150.jsonl")
 FOURTH_SEED = 6262
 # The labelled files the fourth hold-out must not share an answer with.
 BEFORE_FOURTH = (*BEFORE_THIRD, "piaf_holdout3_150.jsonl")
+FIFTH_SEED, FIFTH_SIZE = 7373, 300
+# The labelled files the fifth hold-out must not share an answer with.
+BEFORE_FIFTH = (*BEFORE_FOURTH, "piaf_holdout4_150.jsonl")
 SIZE = 150
 
 
@@ -94,12 +99,14 @@ def piaf_200_ids() -> set[str]:
     return ids_in(PIAF_200)
 
 
-def later_holdout(seed: int, before: tuple[str, ...], piaf: Path = PIAF) -> list[dict]:
-    """Return the `seed` draw, none of it in the files `before`, in file order."""
+def later_holdout(
+    seed: int, before: tuple[str, ...], piaf: Path = PIAF, size: int = SIZE
+) -> list[dict]:
+    """Return the `seed` draw of `size`, none of it in the files `before`, in file order."""
     rows = eligible(piaf)
     order = {row["id"]: n for n, row in enumerate(rows)}
     excluded = set().union(*(ids_in(HERE / name) for name in before))
-    return sorted(draw(rows, seed, excluded), key=lambda row: order[row["id"]])
+    return sorted(draw(rows, seed, excluded, size), key=lambda row: order[row["id"]])
 
 
 def second_holdout(piaf: Path = PIAF) -> list[dict]:
@@ -115,6 +122,12 @@ def third_holdout(piaf: Path = PIAF) -> list[dict]:
 def fourth_holdout(piaf: Path = PIAF) -> list[dict]:
     """Return the seed-6262 draw, none of it in the six samples before it, in file order."""
     return later_holdout(FOURTH_SEED, BEFORE_FOURTH, piaf)
+
+
+def fifth_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-7373 draw of 300, none of it in the seven samples before it, in file
+    order."""
+    return later_holdout(FIFTH_SEED, BEFORE_FIFTH, piaf, FIFTH_SIZE)
 
 
 def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
@@ -154,8 +167,13 @@ def main() -> None:
     parser.add_argument(
         "--fourth", action="store_true", help="the fourth hold-out (seed 6262), not --seed's"
     )
+    parser.add_argument(
+        "--fifth", action="store_true", help="the fifth hold-out (seed 7373, 300 answers)"
+    )
     args = parser.parse_args()
-    if args.fourth:
+    if args.fifth:
+        sample = fifth_holdout()
+    elif args.fourth:
         sample = fourth_holdout()
     elif args.third:
         sample = third_holdout()
