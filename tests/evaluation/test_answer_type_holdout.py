@@ -246,3 +246,20 @@ def test_the_fourth_holdouts_two_labellings_differ_on_one_answer():
     assert differ == [("terre", "common_noun", "other")]
     kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
     assert round(kappa, 3) == 0.992
+
+
+def test_the_third_holdouts_blind_relabelling_differs_on_one_answer():
+    first = [json.loads(line) for line in THIRD.read_text(encoding="utf-8").splitlines()]
+    path = DATA / "piaf_holdout3_150_second.jsonl"
+    second = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    keys = ("id", "question", "answer", "answer_start")
+
+    assert [{k: r[k] for k in keys} for r in first] == [{k: r[k] for k in keys} for r in second]
+    differ = [
+        (a["answer"], a["label"], b["label"])
+        for a, b in zip(first, second, strict=True)
+        if a["label"] != b["label"]
+    ]
+    assert differ == [("la doctrine du hakkō ichi'u", "other_entity", "common_noun")]
+    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
+    assert round(kappa, 3) == 0.992
