@@ -102,14 +102,19 @@ def gold_unmark(*, question: Question, admin) -> None:
 
 
 def _draw(campaign: Campaign, user_id: int, position: int) -> bool:
-    """Whether the person's claim number `position` in the campaign is a gold item: a seeded
-    draw at the campaign's gold share, reproducible from (seed, person, position)."""
-    share = Fraction(Decimal(str(campaign.gold_share)))
+    """Whether the person's claim number `position` in the campaign is a gold item."""
+    return gold_drawn(
+        seed=campaign.review_seed, share=campaign.gold_share, user_id=user_id, position=position
+    )
+
+
+def gold_drawn(*, seed: int, share, user_id: int, position: int) -> bool:
+    """A seeded draw at the gold share, reproducible from (seed, person, position); pure
+    (bench/quality_model.py draws with it)."""
+    share = Fraction(Decimal(str(share)))
     if share <= 0:
         return False
-    digest = hashlib.blake2b(
-        f"{campaign.review_seed}:gold:{user_id}:{position}".encode(), digest_size=8
-    ).digest()
+    digest = hashlib.blake2b(f"{seed}:gold:{user_id}:{position}".encode(), digest_size=8).digest()
     return Fraction(int.from_bytes(digest, "big"), 2**64) < share
 
 
