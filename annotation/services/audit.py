@@ -112,13 +112,9 @@ def review_sample(
     )
     key = f"user:{annotator_id}:epoch:{counter.epoch}"
     drawn = decide_next(counts, count=count, rate=rate, why=why, key=key, seed=campaign.review_seed)
-    counter.warmup, counter.warmup_rate, counter.rate, counter.why = (
-        counts.warmup,
-        counts.warmup_rate,
-        rate,
-        why,
-    )
-    counter.seen, counter.sampled, counter.expected = counts.seen, counts.sampled, counts.expected
+    for name in ("warmup", "warmup_rate", "seen", "sampled", "expected"):
+        setattr(counter, name, getattr(counts, name))
+    counter.rate, counter.why = rate, why
     update = (
         _COUNTER_UPDATE,
         [*(param(ReviewCounter, name, getattr(counter, name)) for name in _KEPT), counter.pk],
