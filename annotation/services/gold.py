@@ -49,6 +49,24 @@ def _check_admin(user) -> None:
 def gold_mark(*, question: Question, admin) -> GoldQuestion:
     """Make the question gold (or put it back in the pool); refused unless the rule holds."""
     _check_admin(admin)
+    language = question.paragraph.article.language
+    truths = _gold_truths(question)
+    with transaction.atomic():
+        gold, created = GoldQuestion.objects.get_or_create(
+            question=question,
+            defaults={"answers": truths, "language": language, "marked_by": admin},
+        )
+        if not created:
+            GoldQuestion.objects.filter(pk=gold.pk).update(active=True, answers=truths)
+            gold.active, gold.answers = True, truths
+        # A gold question takes no more ordinary answers: its places go.
+        WorkItem.objects.filter(kind=Lease.Kind.ANSWER, question=question).update(places=0)
+    return gold
+
+
+def _gold_truths(question: Question) -> list[str]:
+    """The agreed answers of a question that may be gold (the original first); a refusal
+    (ServiceError) that says why when it may not."""
     article = question.paragraph.article
     if article.split not in GOLD_SPLITS:
         raise ServiceError(
@@ -79,18 +97,7 @@ def gold_mark(*, question: Question, admin) -> GoldQuestion:
             {"question": [_("Its additional answers do not all agree with the original one.")]},
             status=409,
         )
-    truths = [original.text] + [a.text for a in extra if a.text != original.text]
-    with transaction.atomic():
-        gold, created = GoldQuestion.objects.get_or_create(
-            question=question,
-            defaults={"answers": truths, "language": language, "marked_by": admin},
-        )
-        if not created:
-            GoldQuestion.objects.filter(pk=gold.pk).update(active=True, answers=truths)
-            gold.active, gold.answers = True, truths
-        # A gold question takes no more ordinary answers: its places go.
-        WorkItem.objects.filter(kind=Lease.Kind.ANSWER, question=question).update(places=0)
-    return gold
+    return [original.text] + [a.text for a in extra if a.text != original.text]
 
 
 def gold_unmark(*, question: Question, admin) -> None:
