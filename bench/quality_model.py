@@ -4,7 +4,7 @@ Run from the project root: `.venv/bin/python bench/quality_model.py [--seeds 100
 (bench/README.md, "quality_sim.py").
 
 quality_sim.py drives two campaigns through the API and takes minutes a seed; this model plays
-the same campaigns in memory in about a second a seed, so the rule can be judged on many seeds.
+the same campaigns in memory in about a fifth of a second a seed, so the rule can be judged on many seeds.
 It shares the platform's code rather than copying it: the rule
 (`annotation.review_rate.adapted_rate`), the per-question review draw
 (`annotation.review_rate.decide_next`, which `annotation.services.audit.review_sample` runs on
@@ -13,8 +13,8 @@ the platform around them: a claim's gold draw is keyed by the number of leases t
 in the campaign; the rate of a paragraph's questions is decided at its submission from the
 reviews of the earlier rounds and the gold answers so far; reviewers empty the queue after each
 round; the users' ids are those the simulation's fresh database gives (admin 1, the gold
-makers 2–5, then each campaign's annotators and its two reviewers). On seeds 1 and 2 it gives
-quality_sim.py's figures exactly (bench/README.md).
+makers 2–5, then each campaign's annotators and its two reviewers). It gives quality_sim.py's
+figures exactly (seeds 1 to 5, and seeds 1 and 2 under the first rule: bench/README.md).
 
 It prints one line per seed and how many seeds meet each of issue 28's targets, and exits 1
 when a seed misses one.
