@@ -4,8 +4,8 @@ Run from the project root: `.venv/bin/python bench/quality_model.py [--seeds 100
 (bench/README.md, "quality_sim.py").
 
 quality_sim.py drives two campaigns through the API and takes minutes a seed; this model plays
-the same campaigns in memory in about a fifth of a second a seed, so the rule can be judged on many seeds.
-It shares the platform's code rather than copying it: the rule
+the same campaigns in memory in about a fifth of a second a seed, so the rule can be judged on
+many seeds. It shares the platform's code rather than copying it: the rule
 (`annotation.review_rate.adapted_rate`), the per-question review draw
 (`annotation.review_rate.decide_next`, which `annotation.services.audit.review_sample` runs on
 the counter row) and the gold draw (`annotation.services.gold.gold_drawn`). What it models of
