@@ -16,9 +16,11 @@ one) with the same scripted population and seed:
 
 Campaign "fixed": the paper's 25 % for everyone. Campaign "adaptive": issue 28's rate
 (`annotation.review_rate`): a 20-question warm-up reviewed in full, then the floor (2 %) once
-the Wilson bound shows the annotator reliably under the 15 % bar, the ceiling (40 %) while it
-does not. The annotators write in rounds (one paragraph of 4 questions each); after each round
-the reviewers empty the queue, and an admin's look at the quality figures (the same rule,
+the evidence is 50 times likelier from an annotator at half the 15 % bar than at twice it,
+the ceiling (40 %) and a flag at 9 to 1 the other way, every question reviewed until then.
+`bench/quality_model.py` plays the same campaigns without a database, on many seeds. The
+annotators write in rounds (one paragraph of 4 questions each); after each round the
+reviewers empty the queue, and an admin's look at the quality figures (the same rule,
 `annotation.review_rate.adapted_rate`, in both campaigns) records who is flagged.
 
 It prints, for both campaigns: reviewer items spent, the share of wrong questions caught by

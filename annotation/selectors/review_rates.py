@@ -197,12 +197,7 @@ def annotator_quality_figures(campaign: Campaign, annotator_ids) -> dict[int, An
 def _figures(campaign: Campaign, annotator_id: int, reviews, gold, counter) -> AnnotatorRate:
     reviews = reviews or {"n": 0, "wrong": 0}
     gold = gold or {"n": 0, "wrong": 0, "mean": None, "right": 0}
-    evidence = Evidence(
-        reviewed=reviews["n"],
-        review_errors=reviews["wrong"],
-        gold=gold["n"],
-        gold_errors=gold["wrong"],
-    )
+    evidence = Evidence(reviews["n"], reviews["wrong"], gold["n"], gold["wrong"])
     decision = adapted_rate(
         evidence,
         base=campaign.review_rate,

@@ -22,8 +22,7 @@ from django.db import connection
 from django.db.models import Max
 
 from annotation.models import Answer, Campaign, Question, QuestionRevision, ReviewCounter
-from annotation.review_rate import RateDecision, Why, adapted_rate
-from annotation.sampling import should_sample_running
+from annotation.review_rate import Counts, RateDecision, Why, adapted_rate, decide_next
 from annotation.selectors.review_rates import annotator_evidence
 from core.rows import built, columns, param, prepared_cursor
 
@@ -101,33 +100,21 @@ def review_sample(
     """
     counter = _counter_row_locked(campaign, annotator_id)
     settings = _settings(campaign)
-    counter.warmup, counter.warmup_rate = settings["warmup"], settings["warmup_rate"]
     adaptive = rate_decision(campaign, annotator_id)
     rate, why = (settings["rate"], Why.FIXED) if adaptive is None else (adaptive.rate, adaptive.why)
-    expected = Decimal(counter.expected)
-    decisions = []
-    for _ in range(count):
-        decided = counter.decided_before + counter.seen
-        if decided < counter.warmup:
-            this_rate, this_why = counter.warmup_rate, Why.WARMUP
-        else:
-            if decided == counter.warmup and counter.warmup:
-                # Past the warm-up the band counts from its end (`annotation.sampling`).
-                expected = Decimal(counter.sampled)
-            this_rate, this_why = rate, why
-        picked = should_sample_running(
-            seen=counter.seen,
-            sampled=counter.sampled,
-            expected=expected,
-            rate=this_rate,
-            key=f"user:{annotator_id}:epoch:{counter.epoch}",
-            seed=campaign.review_seed,
-        )
-        decisions.append(Drawn(picked=picked, rate=this_rate, why=this_why))
-        counter.seen += 1
-        counter.sampled += picked
-        expected += this_rate
-    counter.expected, counter.rate, counter.why = expected, rate, why
+    counts = Counts(
+        seen=counter.seen,
+        sampled=counter.sampled,
+        expected=Decimal(counter.expected),
+        warmup=settings["warmup"],
+        warmup_rate=settings["warmup_rate"],
+        decided_before=counter.decided_before,
+    )
+    key = f"user:{annotator_id}:epoch:{counter.epoch}"
+    drawn = decide_next(counts, count=count, rate=rate, why=why, key=key, seed=campaign.review_seed)
+    for name in ("warmup", "warmup_rate", "seen", "sampled", "expected"):
+        setattr(counter, name, getattr(counts, name))
+    counter.rate, counter.why = rate, why
     update = (
         _COUNTER_UPDATE,
         [*(param(ReviewCounter, name, getattr(counter, name)) for name in _KEPT), counter.pk],
@@ -137,7 +124,9 @@ def review_sample(
     else:
         with prepared_cursor() as cursor:
             cursor.execute(*update)
-    return decisions
+    return [
+        Drawn(picked=picked, rate=this_rate, why=this_why) for picked, this_rate, this_why in drawn
+    ]
 
 
 _KEPT = ("rate", "warmup", "warmup_rate", "seen", "sampled", "expected", "why")

@@ -49,6 +49,24 @@ def _check_admin(user) -> None:
 def gold_mark(*, question: Question, admin) -> GoldQuestion:
     """Make the question gold (or put it back in the pool); refused unless the rule holds."""
     _check_admin(admin)
+    language = question.paragraph.article.language
+    truths = _gold_truths(question)
+    with transaction.atomic():
+        gold, created = GoldQuestion.objects.get_or_create(
+            question=question,
+            defaults={"answers": truths, "language": language, "marked_by": admin},
+        )
+        if not created:
+            GoldQuestion.objects.filter(pk=gold.pk).update(active=True, answers=truths)
+            gold.active, gold.answers = True, truths
+        # A gold question takes no more ordinary answers: its places go.
+        WorkItem.objects.filter(kind=Lease.Kind.ANSWER, question=question).update(places=0)
+    return gold
+
+
+def _gold_truths(question: Question) -> list[str]:
+    """The agreed answers of a question that may be gold (the original first); a refusal
+    (ServiceError) that says why when it may not."""
     article = question.paragraph.article
     if article.split not in GOLD_SPLITS:
         raise ServiceError(
@@ -79,18 +97,7 @@ def gold_mark(*, question: Question, admin) -> GoldQuestion:
             {"question": [_("Its additional answers do not all agree with the original one.")]},
             status=409,
         )
-    truths = [original.text] + [a.text for a in extra if a.text != original.text]
-    with transaction.atomic():
-        gold, created = GoldQuestion.objects.get_or_create(
-            question=question,
-            defaults={"answers": truths, "language": language, "marked_by": admin},
-        )
-        if not created:
-            GoldQuestion.objects.filter(pk=gold.pk).update(active=True, answers=truths)
-            gold.active, gold.answers = True, truths
-        # A gold question takes no more ordinary answers: its places go.
-        WorkItem.objects.filter(kind=Lease.Kind.ANSWER, question=question).update(places=0)
-    return gold
+    return [original.text] + [a.text for a in extra if a.text != original.text]
 
 
 def gold_unmark(*, question: Question, admin) -> None:
@@ -102,25 +109,44 @@ def gold_unmark(*, question: Question, admin) -> None:
 
 
 def _draw(campaign: Campaign, user_id: int, position: int) -> bool:
-    """Whether the person's claim number `position` in the campaign is a gold item: a seeded
-    draw at the campaign's gold share, reproducible from (seed, person, position)."""
-    share = Fraction(Decimal(str(campaign.gold_share)))
+    """Whether the person's claim number `position` in the campaign is a gold item."""
+    return gold_drawn(
+        seed=campaign.review_seed, share=campaign.gold_share, user_id=user_id, position=position
+    )
+
+
+def gold_drawn(*, seed: int, share, user_id: int, position: int) -> bool:
+    """A seeded draw at the gold share, reproducible from (seed, person, position); pure
+    (bench/quality_model.py draws with it)."""
+    share = Fraction(Decimal(str(share)))
     if share <= 0:
         return False
-    digest = hashlib.blake2b(
-        f"{campaign.review_seed}:gold:{user_id}:{position}".encode(), digest_size=8
-    ).digest()
+    digest = hashlib.blake2b(f"{seed}:gold:{user_id}:{position}".encode(), digest_size=8).digest()
     return Fraction(int.from_bytes(digest, "big"), 2**64) < share
 
 
 def is_gold_lease(lease: Lease) -> bool:
     """Whether an answer lease is a gold item: on a gold question, claimed after it was marked
-    (an ordinary answer lease held when the question became gold stays an ordinary answer)."""
-    return (
-        lease.kind == Lease.Kind.ANSWER
-        and GoldQuestion.objects.filter(
-            question_id=lease.question_id, marked_at__lte=lease.created_at
-        ).exists()
+    (an ordinary answer lease held when the question became gold stays an ordinary answer).
+
+    A lease read with `gold_marked()` annotated as `is_gold` (in the query that locks it) is
+    answered without a query of its own."""
+    if lease.kind != Lease.Kind.ANSWER:
+        return False
+    if "is_gold" in lease.__dict__:
+        return bool(lease.is_gold)
+    return GoldQuestion.objects.filter(
+        question_id=lease.question_id, marked_at__lte=lease.created_at
+    ).exists()
+
+
+def gold_marked() -> Exists:
+    """`is_gold_lease` as an expression on a Lease query: `.annotate(is_gold=gold_marked())`
+    reads it in the same statement as the lease (one query less per answer submitted)."""
+    return Exists(
+        GoldQuestion.objects.filter(
+            question_id=OuterRef("question_id"), marked_at__lte=OuterRef("created_at")
+        )
     )
 
 

@@ -94,25 +94,25 @@ def qualification_claim(
     # The round asks fewer questions now than when the try began: it is decided as it stands.
     gold = None if done >= campaign.qualification_questions else unseen_gold(campaign, user)
     if gold is None:
-        if done == 0:
-            return ServiceError(
-                {
-                    "qualification": [
-                        _("The qualification round has no gold question for you yet; ask an admin.")
-                    ]
-                },
-                status=409,
-            )
-        # Fewer gold questions left than the round asks: decided on those answered.
-        if _decide(attempt) == QualificationAttempt.Status.PASSED:
-            return None
-        return ServiceError(
-            {"qualification": [failed_message() if not standing.failures else waiting_message()]},
-            status=403,
-        )
+        return _without_gold(attempt, done, standing)
     lease = gold_lease_create(campaign=campaign, user=user, gold=gold, expires=expires)
     QualificationItem.objects.create(attempt=attempt, gold=gold, lease=lease, position=done)
     return lease_with_item(lease), True
+
+
+def _without_gold(attempt, done: int, standing) -> ServiceError | None:
+    """No gold question left for the person: a refusal when none was answered, else the try
+    decided on those answered (None when passed: the ordinary claim goes on)."""
+    if done == 0:
+        message = _("The qualification round has no gold question for you yet; ask an admin.")
+        return ServiceError({"qualification": [message]}, status=409)
+    # Fewer gold questions left than the round asks: decided on those answered.
+    if _decide(attempt) == QualificationAttempt.Status.PASSED:
+        return None
+    return ServiceError(
+        {"qualification": [failed_message() if not standing.failures else waiting_message()]},
+        status=403,
+    )
 
 
 def _attempt_start(campaign: Campaign, user) -> QualificationAttempt:

@@ -48,9 +48,8 @@ def quality_page(request):
     if measures is not None:
         reading = figure_read(measures.figure, **quality_measures_params(campaign))
     value = reading.value if reading else None
-    page = quality_table_page(
-        campaign=campaign, model=model, measures=value, **page_cursors(request.GET)
-    )
+    cursors = page_cursors(request.GET)
+    page = quality_table_page(campaign=campaign, model=model, measures=value, **cursors)
     idle = annotators_without_questions()
     context = {
         "rows": page.rows,

@@ -270,25 +270,10 @@ def annotator_quality_report(*, campaign: int | None = None) -> dict:
     rejections: dict[int, dict] = defaultdict(dict)
     for (author, week), counts in _rejections(campaign).items():
         rejections[author][week] = counts
-    annotators = {}
-    for user_id in sorted(set(people) | set(rejections)):
-        person = people[user_id]
-        others = totals["answers"] - person.answers
-        signs = {
-            sign: sign_flag(
-                mine := person.signs[sign], person.answers, totals["signs"][sign] - mine, others
-            )
-            | {"examples": person.examples[sign]}
-            for sign in SIGNS
-        }
-        annotators[str(user_id)] = {
-            "agreement": 100.0 * person.f1 / person.scored if person.scored else None,
-            "scored": person.scored,
-            "answers": person.answers,
-            "signs": signs,
-            "flags": [sign for sign in SIGNS if signs[sign]["flagged"]],
-            "history": _history(person, rejections.get(user_id, {})),
-        }
+    annotators = {
+        str(user_id): _annotator_part(people[user_id], totals, rejections.get(user_id, {}))
+        for user_id in sorted(set(people) | set(rejections))
+    }
     human = {
         str(split): {"f1": 100.0 * sums[0] / sums[1] if sums[1] else None, "questions": sums[1]}
         for split, sums in totals["human"].items()
@@ -300,13 +285,36 @@ def annotator_quality_report(*, campaign: int | None = None) -> dict:
             "scored": totals["scored"],
             "human": human,
         },
-        "rules": {
-            "min_items": MIN_ITEMS,
-            "margin": MARGIN,
-            "ratio": RATIO,
-            "short_tokens": SHORT_TOKENS,
-            "first_sentence_cover": FIRST_SENTENCE_COVER,
-        },
+        "rules": dict(RULES),
+    }
+
+
+RULES = {
+    "min_items": MIN_ITEMS,
+    "margin": MARGIN,
+    "ratio": RATIO,
+    "short_tokens": SHORT_TOKENS,
+    "first_sentence_cover": FIRST_SENTENCE_COVER,
+}
+
+
+def _annotator_part(person: _Person, totals: dict, rejections: dict) -> dict:
+    """One annotator's agreement, signs with their flags, and history in the report."""
+    others = totals["answers"] - person.answers
+    signs = {
+        sign: sign_flag(
+            mine := person.signs[sign], person.answers, totals["signs"][sign] - mine, others
+        )
+        | {"examples": person.examples[sign]}
+        for sign in SIGNS
+    }
+    return {
+        "agreement": 100.0 * person.f1 / person.scored if person.scored else None,
+        "scored": person.scored,
+        "answers": person.answers,
+        "signs": signs,
+        "flags": [sign for sign in SIGNS if signs[sign]["flagged"]],
+        "history": _history(person, rejections),
     }
 
 

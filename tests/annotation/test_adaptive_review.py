@@ -77,47 +77,47 @@ def rates(campaign, annotator):
     )
 
 
-def test_errors_above_the_bar_raise_the_rate_once_ten_items_say_so(setup):
+def test_errors_above_the_bar_raise_the_rate_once_twenty_items_say_so(setup):
     campaign, annotator, reviewer = setup
-    for _ in range(4):
+    for _ in range(8):
         write(campaign, annotator)
-        # A handful moves nothing: until 10 checked items, the campaign's rate.
+        # A handful moves nothing: until 20 checked items, the campaign's rate.
         assert rates(campaign, annotator)[-1] == (HALF, Why.START)
         review_all(campaign, reviewer, "reject")
-    # 20 questions at 1/2: exactly 10 sampled, all rejected: 10 errors in 10 items.
-    assert Question.objects.filter(author=annotator, status="rejected").count() == 10
+    # 40 questions at 1/2: exactly 20 sampled, all rejected: 20 errors in 20 items.
+    assert Question.objects.filter(author=annotator, status="rejected").count() == 20
     with translation.override("en"):
         figures = annotator_rate(campaign, annotator.pk)
     assert (figures.rate, figures.why, figures.items, figures.errors, figures.flagged) == (
         CEILING,
         Why.ABOVE,
-        10,
-        10,
+        20,
+        20,
         True,
     )
-    assert (figures.low, figures.high) == (85.9, 100.0)
+    assert (figures.low, figures.high) == (92.4, 100.0)
     assert figures.why_text == (
-        "rate 40 % because 10 errors in 10 checked items are clearly above the 15 % bar"
+        "rate 40 % because 20 errors in 20 checked items are clearly above the 15 % bar"
     )
     write(campaign, annotator)
     assert rates(campaign, annotator)[-5:] == [(CEILING, Why.ABOVE)] * 5
-    # The counts went on: 25 questions, their rates adding up to 20 × 1/2 + 5 × 0.4 = 12.
+    # The counts went on: 45 questions, their rates adding up to 40 × 1/2 + 5 × 0.4 = 22.
     counter = ReviewCounter.objects.get(campaign=campaign, annotator=annotator)
     assert (counter.epoch, counter.seen, counter.expected, counter.rate, counter.why) == (
         0,
-        25,
-        Decimal("12.00"),
+        45,
+        Decimal("22.00"),
         CEILING,
         Why.ABOVE,
     )
-    assert counter.sampled == 12
+    assert counter.sampled == 22
     flags = list(
         Question.objects.filter(author=annotator)
         .order_by("pk")
         .values_list("sampled_for_review", flat=True)
     )
     assert flags == sample_running(
-        [HALF] * 20 + [CEILING] * 5,
+        [HALF] * 40 + [CEILING] * 5,
         key=f"user:{annotator.pk}:epoch:0",
         seed=campaign.review_seed,
     )
@@ -125,17 +125,18 @@ def test_errors_above_the_bar_raise_the_rate_once_ten_items_say_so(setup):
 
 def test_reliably_good_work_falls_to_the_floor(setup):
     campaign, annotator, reviewer = setup
-    for _ in range(3):
+    for _ in range(7):
         write(campaign, annotator)
         review_all(campaign, reviewer, "approve")
-    # 15 questions at 1/2: 7 or 8 approved, fewer than 10 items: nothing moves yet.
+    # 35 questions at 1/2: 17 or 18 approved, fewer than 20 items: nothing moves yet.
     figures = annotator_rate(campaign, annotator.pk)
     assert (figures.rate, figures.why, figures.errors) == (HALF, Why.START, 0)
     write(campaign, annotator)
     review_all(campaign, reviewer, "approve")
-    # 20 questions at 1/2: exactly 10 approved. 0 in 10: Wilson high 14.1 % < 15 %: the floor.
+    # 40 questions at 1/2: exactly 20 approved. 0 in 20: 264 times likelier from someone at
+    # half the bar than at twice it (50 needed): the floor; Wilson's high end 7.6 %.
     figures = annotator_rate(campaign, annotator.pk)
-    assert (figures.rate, figures.why, figures.items, figures.high) == (FLOOR, Why.GOOD, 10, 14.1)
+    assert (figures.rate, figures.why, figures.items, figures.high) == (FLOOR, Why.GOOD, 20, 7.6)
     write(campaign, annotator)
     assert rates(campaign, annotator)[-5:] == [(FLOOR, Why.GOOD)] * 5
 
@@ -167,7 +168,7 @@ def test_gold_answers_count_as_evidence_and_give_a_score_with_its_interval(setup
 
 def test_the_review_page_says_why_the_question_was_drawn(setup):
     campaign, annotator, reviewer = setup
-    for _ in range(4):
+    for _ in range(8):
         write(campaign, annotator)
         review_all(campaign, reviewer, "reject")
     write(campaign, annotator)
@@ -194,7 +195,7 @@ def test_the_review_page_says_why_the_question_was_drawn(setup):
 def test_the_quality_table_shows_each_annotators_rate_why_and_gold_score(setup):
     campaign, annotator, reviewer = setup
     admin = UserFactory(username="boss", roles=[Role.ADMIN])
-    for _ in range(4):
+    for _ in range(8):
         write(campaign, annotator)
         review_all(campaign, reviewer, "reject")
     # Two gold answers: one right (F1 80), one wrong (F1 20, under the 50 of a right answer).
@@ -215,9 +216,9 @@ def test_the_quality_table_shows_each_annotators_rate_why_and_gold_score(setup):
     html = page.content.decode()
     rate = html.split('data-column="review-rate">', 1)[1].split("</td>", 1)[0]
     gold = html.split('data-column="gold">', 1)[1].split("</td>", 1)[0]
-    # 10 rejected of 10 reviewed and 1 wrong gold answer of 2: 11 errors in 12 items.
+    # 20 rejected of 20 reviewed and 1 wrong gold answer of 2: 21 errors in 22 items.
     assert " ".join(rate.split()) == (
-        '40&nbsp;%<br><span class="hint">rate 40 % because 11 errors in 12 checked items are '
+        '40&nbsp;%<br><span class="hint">rate 40 % because 21 errors in 22 checked items are '
         "clearly above the 15 % bar</span>"
     )
     assert " ".join(gold.split()) == (

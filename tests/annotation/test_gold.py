@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from annotation.models import Answer, Campaign, GoldAnswer, GoldQuestion, Lease, Question
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
-from annotation.services.gold import _draw, gold_mark
+from annotation.services.gold import _draw, gold_mark, gold_marked, is_gold_lease
 from annotation.services.reviews import review_claim_next, review_submit
 from annotation.services.work import lease_claim_next, questions_submit
 from core.errors import ServiceError
@@ -365,3 +365,28 @@ def test_an_admin_marks_gold_from_the_questions_page_and_nobody_else_sees_it(peo
         "not all agree with the original one.</p></div>"
     ) in refused.content.decode()
     assert GoldQuestion.objects.count() == 1
+
+
+def test_is_gold_lease_reads_the_annotation_of_the_locking_query_without_a_query(
+    people, paragraphs, django_assert_num_queries
+):
+    questions = written_and_answered(people, paragraphs)
+    extra = campaign_create(
+        name="Fourth", kind="additional_answers", splits=["dev"], extra_answers=3
+    )
+    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease  # ordinary
+    gold_mark(question=questions[0], admin=people["boss"])
+    writer = people["e"]
+    mixed = gold_campaign("Writing", writer, kind="questions")
+    gold_lease = lease_claim_next(campaign=mixed, annotator=writer).lease  # a gold item
+    read = {
+        lease.pk: lease
+        for lease in Lease.objects.filter(pk__in=[held.pk, gold_lease.pk]).annotate(
+            is_gold=gold_marked()
+        )
+    }
+    with django_assert_num_queries(0):
+        assert (is_gold_lease(read[held.pk]), is_gold_lease(read[gold_lease.pk])) == (False, True)
+    # Without the annotation, the same answers from one query each.
+    with django_assert_num_queries(2):
+        assert (is_gold_lease(held), is_gold_lease(gold_lease)) == (False, True)

@@ -573,10 +573,11 @@ def test_the_quality_page_shows_the_fooling_columns_with_a_model(
     html = page(client.get(f"/manage/quality/?campaign={looped.pk}"))
     table = by_id(html, "quality-table")
     rows = {row[0]: row for row in body_rows(table)}
+    # annotator, rate, gold, agreement, flags (what an admin decides on, first), then
     # questions, reviewed, approved, corrected, rejected %, median s, fooled %, validated %
-    assert rows["ann0"][1:3] == ["5", "3"]
-    assert rows["ann0"][7:9] == ["75.0", "33.3"]
-    assert rows["ann1"][7:9] == ["—", "—"]
+    assert rows["ann0"][5:7] == ["5", "3"]
+    assert rows["ann0"][11:13] == ["75.0", "33.3"]
+    assert rows["ann1"][11:13] == ["—", "—"]
     assert len(find_all(table, id="quality-fooling")) == 1
     assert by_id(html, "quality-model")
     # All campaigns: one of them has a model, so the columns are there too
@@ -584,7 +585,7 @@ def test_the_quality_page_shows_the_fooling_columns_with_a_model(
         row[0]: row
         for row in body_rows(by_id(page(client.get("/manage/quality/")), "quality-table"))
     }
-    assert all_rows["ann0"][7:9] == ["75.0", "33.3"]
+    assert all_rows["ann0"][11:13] == ["75.0", "33.3"]
 
 
 def test_the_quality_page_has_no_fooling_columns_without_a_model(
@@ -597,7 +598,7 @@ def test_the_quality_page_has_no_fooling_columns_without_a_model(
     assert find_all(html, id="quality-fooling") == []
     assert find_all(html, id="quality-model") == []
     rows = {row[0]: row for row in body_rows(by_id(html, "quality-table"))}
-    # annotator … median, agreement, flags, history, review rate, gold score, work
+    # annotator, review rate, gold score, agreement, flags, questions … median, history, work
     assert len(rows["ann0"]) == 13
     # A campaign that had a model (round 1) and has none now keeps the columns
     Campaign.objects.filter(pk=looped.pk).update(model_round=1)

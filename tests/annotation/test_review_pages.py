@@ -513,8 +513,13 @@ def test_the_quality_page_has_the_exact_figures(client, admin_user, four_reviewe
     table = by_id(page(response), "quality-table")
     rows = find_all(table, data_annotator="ann0")
     assert len(rows) == 1
-    # questions 4, reviewed 3, 1/3 each = 33.3 % (French decimal comma), median 25 s
-    assert cells(rows[0])[:7] == ["ann0", "4", "3", "33,3", "33,3", "33,3", "25"]
+    # What an admin decides on first (rate, gold, agreement, flags: no campaign chosen, so no
+    # rate; no gold; no dev/test answer; 4 answers too few to judge), then questions 4,
+    # reviewed 3, 1/3 each = 33.3 % (French decimal comma), median 25 s.
+    assert cells(rows[0])[:11] == [
+        *("ann0", "—", "—", "—", "4 réponses : trop peu pour juger"),
+        *("4", "3", "33,3", "33,3", "33,3", "25"),
+    ]
     assert len(find_all(table, data_annotator="ann1")) == 0  # wrote nothing
     form = find_all(rows[0], **{"class": "form-inline pause-form"})[0]
     assert dict(form.attributes)["action"] == f"/manage/annotators/{annotators[0].pk}/pause/"

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from annotation.models import Question
+from annotation.models import Campaign, GoldAnswer, GoldQuestion, Question
 from core.roles import Role
 from tests.e2e.test_sign_in import sign_in
 from tests.evaluation.test_annotator_quality import careless_campaign  # noqa: F401
@@ -117,4 +117,48 @@ def test_the_quality_table_shows_flags_history_and_the_pause(
     lazy.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"quality-{language}-{width}-open.png"), full_page=True)
     assert problems == []
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_what_an_admin_decides_on_is_in_view_without_scrolling_sideways(
+    browser,
+    live_server,
+    careless_campaign,  # noqa: F811
+    history,
+    shots,
+    width,
+    height,
+    language,
+):
+    """A campaign's table: the review rate and why, the gold score, the agreement and the
+    flags come right after the name, so a laptop (1366 px) shows them without scrolling the
+    table; a phone scrolls the table in its box, never the page."""
+    campaign, _writers = careless_campaign
+    Campaign.objects.filter(pk=campaign.pk).update(review_adaptive=True)
+    admin = UserFactory(username="boss", roles=[Role.ADMIN])
+    source = Question.objects.filter(author=history["careful"]).first()
+    gold = GoldQuestion.objects.create(
+        question=source, answers=[source.text], language="fr", marked_by=admin
+    )
+    GoldAnswer.objects.create(
+        gold=gold, annotator=history["lazy"], campaign=campaign, text="x", exact=0.0, f1=20.0
+    )
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+    page = context.new_page()
+    sign_in(page, live_server, "boss", "correct horse battery staple")
+    if language == "en":
+        context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(f"{live_server.url}/manage/quality/?campaign={campaign.pk}")
+    lazy = page.locator('tr[data-annotator="lazy"]')
+    expect(lazy.locator('[data-column="gold"]')).to_contain_text(
+        "0,0" if language == "fr" else "0.0"
+    )
+    for column in ("review-rate", "gold", "agreement", "flags"):
+        box = lazy.locator(f'[data-column="{column}"]').bounding_box()
+        if width >= 1366:
+            assert box["x"] + box["width"] <= width, column
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(shots / f"quality-campaign-{language}-{width}.png"), full_page=True)
     context.close()

@@ -40,12 +40,12 @@ def log_in(page, live_server, username):
 
 @pytest.fixture
 def flagged(db):
-    """An adaptive campaign whose author's 10 first reviewed questions were all rejected: the
+    """An adaptive campaign whose author's 20 first reviewed questions were all rejected: the
     next ones are drawn at the 40 % ceiling."""
     article_store(
         language="fr",
         source=SourceArticle(title="Villes", source_title="Villes"),
-        paragraphs=[TEXT.format(i=i) for i in range(8)],
+        paragraphs=[TEXT.format(i=i) for i in range(12)],
         wave="1.0",
         split="dev",
         kind="file",
@@ -61,7 +61,7 @@ def flagged(db):
     author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
     reviewer = UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
     UserFactory(username="e2e-admin", roles=[Role.ADMIN], password=PASSWORD)
-    for _ in range(4):
+    for _ in range(8):
         lease = lease_claim_next(campaign=campaign, annotator=author).lease
         questions_submit(lease=lease, questions=good_questions(lease.paragraph, 5))
         while claim := review_claim_next(campaign=campaign, reviewer=reviewer):
