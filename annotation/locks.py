@@ -352,15 +352,18 @@ def _expire_sqlite(campaign, now) -> None:
 
 def lease_lock(*, lease_pk: int) -> Lease | None:
     """Lock one lease row for the rest of the transaction; read with its campaign, paragraph,
-    article and question (not locked) in the same statement."""
+    article and question (not locked) in the same statement, and whether it is a gold item
+    (`is_gold`, what `services.gold.gold_marked` reads: its question marked gold before the
+    lease was made), so that an answer's submission asks no second query for it."""
     with prepared_cursor() as cursor:
         cursor.execute(_lease_lock_statement(connection.vendor), [lease_pk])
         row = cursor.fetchone()
     if row is None:
         return None
     lease, campaign, paragraph, article, question = split_row(
-        row, (Lease, Campaign, Paragraph, Article, Question)
+        row[:-1], (Lease, Campaign, Paragraph, Article, Question)
     )
+    lease.is_gold = bool(row[-1])  # PostgreSQL gives a bool, SQLite 0 or 1
     paragraph.article = article
     lease.campaign, lease.paragraph, lease.question = campaign, paragraph, question
     if question is not None:
@@ -374,7 +377,9 @@ def _lease_lock_statement(vendor: str) -> str:
     lock = " FOR UPDATE OF l" if vendor == "postgresql" else ""
     return f"""
         SELECT {columns(Lease, "l")}, {columns(Campaign, "c")}, {columns(Paragraph, "p")},
-            {columns(Article, "a")}, {columns(Question, "q")}
+            {columns(Article, "a")}, {columns(Question, "q")},
+            EXISTS (SELECT 1 FROM annotation_goldquestion g WHERE g.question_id = l.question_id
+                AND g.marked_at <= l.created_at)
         FROM annotation_lease l JOIN annotation_campaign c ON c.id = l.campaign_id
         JOIN corpus_paragraph p ON p.id = l.paragraph_id
         JOIN corpus_article a ON a.id = p.article_id

@@ -7,10 +7,12 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from annotation.locks import lease_lock
 from annotation.models import Answer, Campaign, GoldAnswer, GoldQuestion, Lease, Question
 from annotation.services.answers import answer_claim_next, answer_submit
 from annotation.services.campaigns import campaign_create
@@ -390,3 +392,23 @@ def test_is_gold_lease_reads_the_annotation_of_the_locking_query_without_a_query
     # Without the annotation, the same answers from one query each.
     with django_assert_num_queries(2):
         assert (is_gold_lease(held), is_gold_lease(gold_lease)) == (False, True)
+
+
+def test_the_lease_lock_says_whether_the_lease_is_gold_so_the_check_asks_nothing(
+    people, paragraphs, django_assert_num_queries
+):
+    questions = written_and_answered(people, paragraphs)
+    extra = campaign_create(
+        name="Fourth", kind="additional_answers", splits=["dev"], extra_answers=3
+    )
+    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease  # ordinary
+    gold_mark(question=questions[0], admin=people["boss"])
+    writer = people["e"]
+    mixed = gold_campaign("Writing", writer, kind="questions")
+    gold_lease = lease_claim_next(campaign=mixed, annotator=writer).lease  # a gold item
+
+    with transaction.atomic():
+        locked = [lease_lock(lease_pk=lease.pk) for lease in (held, gold_lease)]
+        assert [lease.is_gold for lease in locked] == [False, True]
+        with django_assert_num_queries(0):
+            assert [is_gold_lease(lease) for lease in locked] == [False, True]

@@ -238,3 +238,53 @@ def test_the_agreement_table_counts_per_category():
     assert table["number"] == (0, 0, 1)
     assert table["other"] == (0, 1, 0)
     assert table["person"] == (0, 0, 0)
+
+
+# Scored once, with round 4 (issue 25, item 19): below the 90 % asked, so not in SAMPLES (whose
+# test asserts 90 %); its exact figures are asserted here.
+HOLDOUT5 = {
+    "piaf_holdout5_300": (
+        {
+            "common_noun": 98,
+            "person": 39,
+            "number": 37,
+            "place": 32,
+            "verb": 29,
+            "date": 26,
+            "other_entity": 25,
+            "adjective": 9,
+            "other": 5,
+        },
+        268,
+        0.870,
+    ),
+    "piaf_holdout5_300_second": (
+        {
+            "common_noun": 97,
+            "person": 39,
+            "number": 39,
+            "place": 32,
+            "verb": 29,
+            "date": 26,
+            "other_entity": 25,
+            "adjective": 9,
+            "other": 4,
+        },
+        266,
+        0.862,
+    ),
+}
+
+
+@pytest.mark.parametrize("sample", HOLDOUT5)
+def test_the_fifth_holdout_scores_what_the_docs_say(sample):
+    counts, agreeing, kappa = HOLDOUT5[sample]
+    rows, items = load_labelled(sample)
+    labels = [row["label"] for row in rows]
+
+    predicted = answer_types(items, nlp=load_french(SPACY_MODEL))
+
+    assert Counter(labels) == counts
+    assert all(context[s : s + len(text)] == text for context, s, text in items)
+    assert sum(label == kind for label, kind in zip(labels, predicted, strict=True)) == agreeing
+    assert round(cohen_kappa(labels, [kind.value for kind in predicted]), 3) == kappa

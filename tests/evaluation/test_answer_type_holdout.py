@@ -263,3 +263,39 @@ def test_the_third_holdouts_blind_relabelling_differs_on_one_answer():
     assert differ == [("la doctrine du hakkō ichi'u", "other_entity", "common_noun")]
     kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
     assert round(kappa, 3) == 0.992
+
+
+FIFTH = DATA / "piaf_holdout5_300.jsonl"
+FIFTH_SECOND = DATA / "piaf_holdout5_300_second.jsonl"
+
+
+def test_the_fifth_holdout_is_the_seed_7373_draw_of_300_disjoint_from_all_seven():
+    rows = [json.loads(line) for line in FIFTH.read_text(encoding="utf-8").splitlines()]
+    ids = [row["id"] for row in rows]
+
+    assert len(rows) == len(set(ids)) == 300
+    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
+    for name in (*draw_holdout.BEFORE_FOURTH, "piaf_holdout4_150.jsonl"):
+        assert not set(ids) & draw_holdout.ids_in(DATA / name)
+    drawn = draw_holdout.fifth_holdout(require_file(PIAF))
+    keys = ("id", "question", "answer", "answer_start")
+    assert [{k: row[k] for k in keys} for row in drawn] == [
+        {k: row[k] for k in keys} for row in rows
+    ]
+
+
+def test_the_fifth_holdouts_two_labellings_differ_on_two_answers():
+    first = [json.loads(line) for line in FIFTH.read_text(encoding="utf-8").splitlines()]
+    second = [json.loads(line) for line in FIFTH_SECOND.read_text(encoding="utf-8").splitlines()]
+
+    differ = [
+        (a["answer"], a["label"], b["label"])
+        for a, b in zip(first, second, strict=True)
+        if a["label"] != b["label"]
+    ]
+    assert differ == [
+        ("vingt-troisième année", "common_noun", "number"),
+        ("aucun", "other", "number"),
+    ]
+    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
+    assert round(kappa, 3) == 0.992
