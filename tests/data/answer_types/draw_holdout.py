@@ -8,6 +8,7 @@ Run from the project root:
     python tests/data/answer_types/draw_holdout.py --third    # the third hold-out (seed 9191)
     python tests/data/answer_types/draw_holdout.py --fourth   # the fourth hold-out (seed 6262)
     python tests/data/answer_types/draw_holdout.py --fifth    # the fifth hold-out (seed 7373, 300)
+    python tests/data/answer_types/draw_holdout.py --sixth    # the sixth hold-out (seed 8484, 300)
 
 The eligible answers are the first answer of every question of PIAF v1.0, in file order
 (articles, paragraphs, questions), kept only where the answer's text is at its `answer_start`
@@ -21,7 +22,8 @@ excludes the ids of every labelled file before it: `piaf_200.jsonl`, `piaf_tune_
 `piaf_check_100.jsonl` and `piaf_holdout_150.jsonl`, read from the files themselves. The third
 hold-out (seed 9191) excludes those and `piaf_holdout2_150.jsonl` too; the fourth (seed 6262)
 excludes those and `piaf_holdout3_150.jsonl` too; the fifth (seed 7373, 300 answers) excludes
-those and `piaf_holdout4_150.jsonl` too. Only the
+those and `piaf_holdout4_150.jsonl` too; the sixth (seed 8484, 300 answers) excludes those and
+`piaf_holdout5_300.jsonl` too. Only the
 standard library is used: no Django, and the answer-type pipeline is never run here.
 """
 
@@ -53,6 +55,9 @@ BEFORE_FOURTH = (*BEFORE_THIRD, "piaf_holdout3_150.jsonl")
 FIFTH_SEED, FIFTH_SIZE = 7373, 300
 # The labelled files the fifth hold-out must not share an answer with.
 BEFORE_FIFTH = (*BEFORE_FOURTH, "piaf_holdout4_150.jsonl")
+SIXTH_SEED = 8484
+# The labelled files the sixth hold-out must not share an answer with.
+BEFORE_SIXTH = (*BEFORE_FIFTH, "piaf_holdout5_300.jsonl")
 SIZE = 150
 
 
@@ -130,6 +135,12 @@ def fifth_holdout(piaf: Path = PIAF) -> list[dict]:
     return later_holdout(FIFTH_SEED, BEFORE_FIFTH, piaf, FIFTH_SIZE)
 
 
+def sixth_holdout(piaf: Path = PIAF) -> list[dict]:
+    """Return the seed-8484 draw of 300, none of it in the eight samples before it, in file
+    order."""
+    return later_holdout(SIXTH_SEED, BEFORE_SIXTH, piaf, FIFTH_SIZE)
+
+
 def tuning_and_holdout(piaf: Path = PIAF) -> tuple[list[dict], list[dict]]:
     """Return the seed-7 tuning draw and the seed-2611 hold-out draw, each in file order."""
     rows = eligible(piaf)
@@ -170,8 +181,13 @@ def main() -> None:
     parser.add_argument(
         "--fifth", action="store_true", help="the fifth hold-out (seed 7373, 300 answers)"
     )
+    parser.add_argument(
+        "--sixth", action="store_true", help="the sixth hold-out (seed 8484, 300 answers)"
+    )
     args = parser.parse_args()
-    if args.fifth:
+    if args.sixth:
+        sample = sixth_holdout()
+    elif args.fifth:
         sample = fifth_holdout()
     elif args.fourth:
         sample = fourth_holdout()
