@@ -1,19 +1,21 @@
-"""Leave-one-sample-out agreement of the answer-type rules of issue 25's third and fourth rounds.
+"""Leave-one-sample-out agreement of the answer-type rules of issue 25's rounds 3 to 5.
 
-Every rule of those rounds is listed (`_round3_rules`, `_round4_rules`) with the samples whose
+Every rule of those rounds is listed (`_round3_rules`, `_round4_rules`, `_round5_rules`) with
+the samples whose
 misses were read while it was written (its provenance). A rule cannot be judged on a sample it
 was written on, so each sample is typed with the rules written WITHOUT it: the rules whose
 provenance names that sample are switched off (their functions replaced by ones that decide
 nothing, their word additions taken back), the others left on. The samples' predictions,
 gathered that way, give the leave-one-sample-out figure per sample, per category and in all,
-with Cohen's κ, beside round 2 (every round-3 and round-4 rule off), round 3 (every round-4
-rule off), round 3 left one sample out, and round 4 whole (every rule on, optimistic on the
-samples it was written on).
+with Cohen's κ, beside round 2 (every rule of rounds 3 to 5 off) and each later round whole
+(the rounds after it off; optimistic on the samples it was written on). The figures are
+printed per sample, on the four samples no rule had seen when each was first scored
+(holdout2 to holdout5, 750 answers), and on all eight (1,350).
 
 The rules of rounds 1 and 2 were written looking at the first four samples and cannot be
 switched off one by one: on those four, even the leave-one-out columns keep them;
 `piaf_holdout2_150` and `piaf_holdout3_150` are the samples none of them saw.
-docs/answer-types.md ("Round 3", "Round 4") has the figures.
+docs/answer-types.md ("Round 3", "Round 4", "Round 5") has the figures.
 
 Run from the project root: `.venv/bin/python bench/answer_type_loso.py [--misses]` (no
 Django, no database; reads ../shared/data/piaf/piaf-v1.0.json; about a minute).
@@ -55,7 +57,12 @@ SAMPLES = (
     "piaf_holdout_150",
     "piaf_holdout2_150",
     "piaf_holdout3_150",
+    "piaf_holdout4_150",
+    "piaf_holdout5_300",
 )
+# The samples no rule was written on when each was first scored: holdout2 and holdout3 for
+# rounds 1 and 2, holdout4 and holdout5 for rounds 1 to 4 (750 answers).
+UNSEEN = ("piaf_holdout2_150", "piaf_holdout3_150", "piaf_holdout4_150", "piaf_holdout5_300")
 BASE = "ab1a0df"  # main with issue 25's second round: the word lists round 3 added to
 RULES_DIR = "evaluation/services/analysis/answer_types"
 
@@ -203,34 +210,45 @@ def _round4_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
     }
 
 
+def _round5_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
+    """Return round 5's rules as `_round3_rules` does: each cause was met in two samples or
+    more, and every sample whose miss it fixes was read (docs/answer-types.md, "Round 5")."""
+    return {
+        "race by its length": (
+            {"piaf_tune_150", "piaf_holdout4_150"},
+            [(classify, "is_race", _no)],
+        ),
+        "colours": ({"piaf_200", "piaf_holdout5_300"}, [(classify, "is_colour", _no)]),
+        "school names": (
+            {"piaf_holdout3_150", "piaf_holdout4_150", "piaf_holdout5_300"},
+            [(classify, "_school_name", _never)],
+        ),
+    }
+
+
 Rules = dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]
 
 
-def _columns(nlp: Any, samples: dict[str, list[dict]], round3: Rules, round4: Rules) -> dict:
-    """Return {column: {sample: predicted types}}: round 2 (no round-3 or -4 rule), round 3
-    (no round-4 rule), each round left one sample out, and round 4 whole."""
+def _columns(nlp: Any, samples: dict[str, list[dict]], rounds: list[Rules]) -> dict:
+    """Return {column: {sample: predicted types}}: round 2 (no rule of rounds 3 to 5), each
+    later round whole (the rounds after it off) and left one sample out (the rules of rounds
+    3 to it whose provenance names the sample off, the rounds after it off)."""
     patches = lambda rules: [patch for _seen, some in rules.values() for patch in some]  # noqa: E731
     seen_by = lambda rules, name: [  # noqa: E731
         patch for seen, some in rules.values() if name in seen for patch in some
     ]
-    columns: dict[str, dict[str, list[str]]] = {
-        "round 2": {},
-        "round 3": {},
-        "round 3, leave one out": {},
-        "round 4, leave one out": {},
-        "round 4": {},
-    }
+    columns: dict[str, dict[str, list[str]]] = {}
     for name, rows in samples.items():
-        passes = {
-            "round 2": patches(round3) + patches(round4),
-            "round 3": patches(round4),
-            "round 3, leave one out": seen_by(round3, name) + patches(round4),
-            "round 4, leave one out": seen_by(round3, name) + seen_by(round4, name),
-            "round 4": [],
-        }
+        passes = {"round 2": [patch for rules in rounds for patch in patches(rules)]}
+        for number, _rules in enumerate(rounds, start=3):
+            later = [patch for rules in rounds[number - 2 :] for patch in patches(rules)]
+            passes[f"round {number}"] = later
+            passes[f"round {number}, leave one out"] = later + [
+                patch for rules in rounds[: number - 2] for patch in seen_by(rules, name)
+            ]
         for column, off in passes.items():
             with switched_off(off):
-                columns[column][name] = typed(nlp, rows)
+                columns.setdefault(column, {})[name] = typed(nlp, rows)
     return columns
 
 
@@ -247,20 +265,22 @@ def _changes(samples: dict[str, list[dict]], old: dict, new: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--misses", action="store_true", help="list round 4's LOSO misses")
+    parser.add_argument("--misses", action="store_true", help="list round 5's LOSO misses")
     args = parser.parse_args()
 
     contexts = contexts_by_question(PIAF)
-    round3, round4 = _round3_rules(), _round4_rules()
+    rounds = [_round3_rules(), _round4_rules(), _round5_rules()]
     samples = {name: read_sample(DATA / f"{name}.jsonl", contexts) for name in SAMPLES}
-    columns = _columns(load_french(), samples, round3, round4)
+    columns = _columns(load_french(), samples, rounds)
     for old, new in (
         ("round 2", "round 3"),
         ("round 3", "round 4"),
+        ("round 4", "round 5"),
         ("round 3, leave one out", "round 4, leave one out"),
+        ("round 4, leave one out", "round 5, leave one out"),
     ):
         print(f"{new} against {old}: {_changes(samples, columns[old], columns[new])}")
-    for number, rules in (("3", round3), ("4", round4)):
+    for number, rules in enumerate(rounds, start=3):
         print(f"round-{number} rules and the samples read while writing them:")
         for rule, (seen, _patches) in rules.items():
             print(f"  {rule:<31} {', '.join(sorted(seen))}")
@@ -269,13 +289,22 @@ def main() -> None:
         for name, rows in samples.items():
             labels = [row["label"] for row in rows]
             print(f"{name}: {table(labels, predicted[name])[-1].split(maxsplit=1)[1]}")
-            if args.misses and column == "round 4, leave one out":
+            if args.misses and column == "round 5, leave one out":
                 for row, kind in zip(rows, predicted[name], strict=True):
                     if row["label"] != kind:
                         print(f"    {row['label']:>12} → {kind:<12} {row['answer']!r}")
-        labels = [row["label"] for rows in samples.values() for row in rows]
-        print(f"all {len(labels)} (the 6 answers in two samples counted twice):")
-        print("\n".join(table(labels, [kind for name in samples for kind in predicted[name]])))
+        _totals(samples, predicted)
+
+
+def _totals(samples: dict[str, list[dict]], predicted: dict[str, list[str]]) -> None:
+    """Print a column's table on the four samples unseen when first scored, then on all."""
+    for chosen, title in (
+        (UNSEEN, f"the {len(UNSEEN)} samples unseen when first scored"),
+        (tuple(samples), "all (the 6 answers in two samples counted twice)"),
+    ):
+        labels = [row["label"] for name in chosen for row in samples[name]]
+        print(f"{title}, {len(labels)} answers:")
+        print("\n".join(table(labels, [kind for name in chosen for kind in predicted[name]])))
 
 
 if __name__ == "__main__":

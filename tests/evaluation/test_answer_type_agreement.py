@@ -240,8 +240,9 @@ def test_the_agreement_table_counts_per_category():
     assert table["person"] == (0, 0, 0)
 
 
-# Scored once, with round 4 (issue 25, item 19): below the 90 % asked, so not in SAMPLES (whose
-# test asserts 90 %); its exact figures are asserted here.
+# Scored once, with round 4 (issue 25, item 19): 268 / 300 and 266 / 300, below the 90 % asked,
+# so not in SAMPLES (whose test asserts 90 %); its exact figures are asserted here, as round 5
+# types it (two answers made right by rules written on it and another sample: docs, "Round 5").
 HOLDOUT5 = {
     "piaf_holdout5_300": (
         {
@@ -255,8 +256,8 @@ HOLDOUT5 = {
             "adjective": 9,
             "other": 5,
         },
-        268,
-        0.870,
+        270,
+        0.878,
     ),
     "piaf_holdout5_300_second": (
         {
@@ -270,8 +271,8 @@ HOLDOUT5 = {
             "adjective": 9,
             "other": 4,
         },
-        266,
-        0.862,
+        268,
+        0.870,
     ),
 }
 

@@ -36,6 +36,7 @@ from evaluation.services.analysis.answer_types.names import (
 )
 from evaluation.services.analysis.answer_types.numbers import _is_quantity
 from evaluation.services.analysis.answer_types.paragraph import _context_class, _team_by_its_town
+from evaluation.services.analysis.answer_types.recurring import _school_name, is_colour, is_race
 from evaluation.services.analysis.answer_types.tokens import (
     _counts_a_noun,
     _head_pos,
@@ -63,14 +64,25 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     content = [token for token in _past_compound_preposition(tokens) if _is_content(token)]
     content = content or tokens
     head = _syntactic_head(span, content)
+    if is_colour(tokens):
+        return AnswerType.ADJECTIVE
     if _is_verb_phrase(span, tokens, head):
         return AnswerType.VERB
     if _is_address(tokens):
         return AnswerType.PLACE
+    if is_race(text):
+        return AnswerType.OTHER_ENTITY
     if _is_quantity(tokens, content, head):
         return AnswerType.NUMBER
+    return _name_or_part_of_speech(span, tokens, head)
+
+
+def _name_or_part_of_speech(span: Any, tokens: list[Any], head: Any) -> AnswerType:
+    """Return the type the rules on names give (class nouns in the answer or the paragraph,
+    entities), else the head's part of speech."""
     return (
         _opening_adjective(span, head)
+        or _school_name(tokens)
         or _proper_class(tokens, head)
         or _building_name(tokens)
         or _titled_work(span, head)
