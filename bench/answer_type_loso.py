@@ -223,6 +223,14 @@ def _round5_rules() -> dict[str, tuple[set[str], list[tuple[Any, str, Any]]]]:
             {"piaf_holdout3_150", "piaf_holdout4_150", "piaf_holdout5_300"},
             [(classify, "_school_name", _never)],
         ),
+        "nouns listed": (
+            {"piaf_200", "piaf_holdout5_300"},
+            [(classify, "_listed_nouns", _never)],
+        ),
+        "foreign word in brackets": (
+            {"piaf_holdout_150", "piaf_holdout5_300"},
+            [(classify, "is_foreign_in_brackets", _no)],
+        ),
     }
 
 

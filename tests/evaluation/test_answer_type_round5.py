@@ -41,6 +41,16 @@ ROUND_5 = [
         "place",
     ),
     ("Les lycées de la région ferment en juillet.", "Les lycées", "common_noun"),
+    # a list joined by commas, its head read as an adjective, a noun among its words
+    (
+        "D'autres cultes chrétiens, judaïsme, islam y sont représentés.",
+        "chrétiens, judaïsme, islam",
+        "common_noun",
+    ),
+    ("Les chiens sont grands, lourds, lents.", "grands, lourds, lents", "adjective"),
+    # a word the French vectors lack, closing brackets: a foreign word glossed
+    ("Le pays compte 19 comtés (fylker) depuis 2020.", "fylker", "other"),
+    ("Le pays compte 19 comtés (provinces) depuis 2020.", "provinces", "common_noun"),
 ]
 
 

@@ -36,7 +36,13 @@ from evaluation.services.analysis.answer_types.names import (
 )
 from evaluation.services.analysis.answer_types.numbers import _is_quantity
 from evaluation.services.analysis.answer_types.paragraph import _context_class, _team_by_its_town
-from evaluation.services.analysis.answer_types.recurring import _school_name, is_colour, is_race
+from evaluation.services.analysis.answer_types.recurring import (
+    _listed_nouns,
+    _school_name,
+    is_colour,
+    is_foreign_in_brackets,
+    is_race,
+)
 from evaluation.services.analysis.answer_types.tokens import (
     _counts_a_noun,
     _head_pos,
@@ -56,6 +62,8 @@ def classify_answer(doc: Any, start_char: int, end_char: int) -> AnswerType:
     text = span.text[start_char - span.start_char : end_char - span.start_char]
     tokens = [token for token in span if not (token.is_punct or token.is_space)]
     if not tokens or _is_cited_word(span) or _is_gloss(text):
+        return AnswerType.OTHER
+    if is_foreign_in_brackets(span, tokens):
         return AnswerType.OTHER
     if _is_date(span, text, tokens):
         return AnswerType.DATE
@@ -95,6 +103,7 @@ def _name_or_part_of_speech(span: Any, tokens: list[Any], head: Any) -> AnswerTy
         or _nickname(span, head)
         or _located_in(span, head)
         or _entity_type(span, head)
+        or _listed_nouns(span, tokens, head)
         or POS_TYPES.get(_head_pos(span, head), AnswerType.OTHER)
     )
 
