@@ -274,11 +274,41 @@ HOLDOUT5 = {
         270,
         0.878,
     ),
+    # scored once, with round 5 (270 / 300): with round 5's leave-one-out on holdout2–5
+    # (670 / 750), 940 / 1,050 = 89.5 %, under the 90 % decided in advance
+    "piaf_holdout6_300": (
+        {
+            "common_noun": 98,
+            "verb": 53,
+            "number": 31,
+            "other_entity": 30,
+            "person": 30,
+            "date": 23,
+            "place": 21,
+            "adjective": 14,
+        },
+        270,
+        0.877,
+    ),
+    "piaf_holdout6_300_second": (
+        {
+            "common_noun": 98,
+            "verb": 53,
+            "number": 32,
+            "person": 31,
+            "other_entity": 27,
+            "date": 24,
+            "place": 21,
+            "adjective": 14,
+        },
+        269,
+        0.873,
+    ),
 }
 
 
 @pytest.mark.parametrize("sample", HOLDOUT5)
-def test_the_fifth_holdout_scores_what_the_docs_say(sample):
+def test_the_fifth_and_sixth_holdouts_score_what_the_docs_say(sample):
     counts, agreeing, kappa = HOLDOUT5[sample]
     rows, items = load_labelled(sample)
     labels = [row["label"] for row in rows]

@@ -299,3 +299,40 @@ def test_the_fifth_holdouts_two_labellings_differ_on_two_answers():
     ]
     kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
     assert round(kappa, 3) == 0.992
+
+
+SIXTH = DATA / "piaf_holdout6_300.jsonl"
+SIXTH_SECOND = DATA / "piaf_holdout6_300_second.jsonl"
+
+
+def test_the_sixth_holdout_is_the_seed_8484_draw_of_300_disjoint_from_all_eight():
+    rows = [json.loads(line) for line in SIXTH.read_text(encoding="utf-8").splitlines()]
+    ids = [row["id"] for row in rows]
+
+    assert len(rows) == len(set(ids)) == 300
+    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
+    for name in draw_holdout.BEFORE_SIXTH:
+        assert not set(ids) & draw_holdout.ids_in(DATA / name)
+    drawn = draw_holdout.sixth_holdout(require_file(PIAF))
+    keys = ("id", "question", "answer", "answer_start")
+    assert [{k: row[k] for k in keys} for row in drawn] == [
+        {k: row[k] for k in keys} for row in rows
+    ]
+
+
+def test_the_sixth_holdouts_two_labellings_differ_on_three_answers():
+    first = [json.loads(line) for line in SIXTH.read_text(encoding="utf-8").splitlines()]
+    second = [json.loads(line) for line in SIXTH_SECOND.read_text(encoding="utf-8").splitlines()]
+
+    differ = [
+        (a["answer"], a["label"], b["label"])
+        for a, b in zip(first, second, strict=True)
+        if a["label"] != b["label"]
+    ]
+    assert differ == [
+        ("Moyen Âge", "other_entity", "date"),
+        ("au 35° d'artillerie", "other_entity", "number"),
+        ("Darling", "other_entity", "person"),
+    ]
+    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
+    assert round(kappa, 3) == 0.988
