@@ -11,7 +11,7 @@ bar), by their likelihood ratio (a sequential probability ratio test, Wald's SPR
   and neither a flag nor the floor comes from less;
 - the evidence `BAD_ODDS` (9) times likelier from "bad" than from "good": flagged, the ceiling
   ("above");
-- `GOOD_ODDS` (49) times likelier from "good" than from "bad": the floor ("good");
+- `GOOD_ODDS` (50) times likelier from "good" than from "bad": the floor ("good");
 - otherwise, until the evidence decides, every question reviewed (`UNDECIDED_RATE`, 100 %):
   "suspect" when the observed share is above the bar, "unsure" when not.
 
@@ -20,7 +20,7 @@ between two kinds of annotator, and the ratio weighs every item's evidence towar
 other as it comes (an error counts ln 4, a right item ln(0.925/0.70) the other way, at a 15 %
 bar), so it decides in the fewest items for a given risk (Wald's SPRT is optimal in that
 sense). The first rule, a Wilson bound at 90 %, needed an observed share of about 22 % to flag
-someone after 60 items; the ratio flags at 20 %. Why the floor is stricter (49 to 1) than the
+someone after 60 items; the ratio flags at 20 %. Why the floor is stricter (50 to 1) than the
 flag (9 to 1): a wrong floor is slow to undo (at a 2 % rate the evidence comes at one item in
 50 questions), a wrong flag is cheap (it raises the rate and informs an admin, who decides).
 Why the undecided are reviewed in full: that is where the evidence is needed, and it decides

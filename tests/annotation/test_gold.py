@@ -369,18 +369,23 @@ def test_an_admin_marks_gold_from_the_questions_page_and_nobody_else_sees_it(peo
     assert GoldQuestion.objects.count() == 1
 
 
-def test_is_gold_lease_reads_the_annotation_of_the_locking_query_without_a_query(
-    people, paragraphs, django_assert_num_queries
-):
+def ordinary_and_gold_leases(people, paragraphs) -> tuple[Lease, Lease]:
+    """An ordinary answer lease, then a gold item claimed after its question became gold."""
     questions = written_and_answered(people, paragraphs)
     extra = campaign_create(
         name="Fourth", kind="additional_answers", splits=["dev"], extra_answers=3
     )
-    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease  # ordinary
+    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease
     gold_mark(question=questions[0], admin=people["boss"])
     writer = people["e"]
     mixed = gold_campaign("Writing", writer, kind="questions")
-    gold_lease = lease_claim_next(campaign=mixed, annotator=writer).lease  # a gold item
+    return held, lease_claim_next(campaign=mixed, annotator=writer).lease
+
+
+def test_is_gold_lease_reads_the_annotation_of_the_locking_query_without_a_query(
+    people, paragraphs, django_assert_num_queries
+):
+    held, gold_lease = ordinary_and_gold_leases(people, paragraphs)
     read = {
         lease.pk: lease
         for lease in Lease.objects.filter(pk__in=[held.pk, gold_lease.pk]).annotate(
@@ -397,15 +402,7 @@ def test_is_gold_lease_reads_the_annotation_of_the_locking_query_without_a_query
 def test_the_lease_lock_says_whether_the_lease_is_gold_so_the_check_asks_nothing(
     people, paragraphs, django_assert_num_queries
 ):
-    questions = written_and_answered(people, paragraphs)
-    extra = campaign_create(
-        name="Fourth", kind="additional_answers", splits=["dev"], extra_answers=3
-    )
-    held = answer_claim_next(campaign=extra, annotator=people["d"]).lease  # ordinary
-    gold_mark(question=questions[0], admin=people["boss"])
-    writer = people["e"]
-    mixed = gold_campaign("Writing", writer, kind="questions")
-    gold_lease = lease_claim_next(campaign=mixed, annotator=writer).lease  # a gold item
+    held, gold_lease = ordinary_and_gold_leases(people, paragraphs)
 
     with transaction.atomic():
         locked = [lease_lock(lease_pk=lease.pk) for lease in (held, gold_lease)]

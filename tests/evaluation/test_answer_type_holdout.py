@@ -13,6 +13,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from evaluation.agreement import cohen_kappa
 from evaluation.services.analysis.answer_types import AnswerType
 from tests.data.answer_types import draw_holdout
@@ -206,133 +208,69 @@ def test_the_third_holdout_is_the_seed_9191_draw_well_formed_and_disjoint_from_a
     ]
 
 
-FOURTH = DATA / "piaf_holdout4_150.jsonl"
-FOURTH_SECOND = DATA / "piaf_holdout4_150_second.jsonl"
+def read_rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_fourth_holdout_is_the_seed_6262_draw_disjoint_from_all_six():
-    rows = [json.loads(line) for line in FOURTH.read_text(encoding="utf-8").splitlines()]
-    earlier = (
-        "piaf_200.jsonl",
-        "piaf_tune_150.jsonl",
-        "piaf_check_100.jsonl",
-        "piaf_holdout_150.jsonl",
-        "piaf_holdout2_150.jsonl",
-        "piaf_holdout3_150.jsonl",
-    )
+# The later hold-outs: file, its draw, its size and the files it must share no answer with.
+LATER = [
+    ("piaf_holdout4_150.jsonl", draw_holdout.fourth_holdout, 150, draw_holdout.BEFORE_FOURTH),
+    ("piaf_holdout5_300.jsonl", draw_holdout.fifth_holdout, 300, draw_holdout.BEFORE_FIFTH),
+    ("piaf_holdout6_300.jsonl", draw_holdout.sixth_holdout, 300, draw_holdout.BEFORE_SIXTH),
+]
+
+
+@pytest.mark.parametrize(("name", "drawn_by", "size", "before"), LATER)
+def test_a_later_holdout_is_its_seeded_draw_disjoint_from_every_sample_before(
+    name, drawn_by, size, before
+):
+    rows = read_rows(name)
     ids = [row["id"] for row in rows]
 
-    assert len(rows) == len(set(ids)) == 150
+    assert len(rows) == len(set(ids)) == size
     assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
-    assert all(not set(ids) & draw_holdout.ids_in(DATA / name) for name in earlier)
-    drawn = draw_holdout.fourth_holdout(require_file(PIAF))
+    assert all(not set(ids) & draw_holdout.ids_in(DATA / earlier) for earlier in before)
     keys = ("id", "question", "answer", "answer_start")
-    assert [{k: row[k] for k in keys} for row in drawn] == [
+    assert [{k: row[k] for k in keys} for row in drawn_by(require_file(PIAF))] == [
         {k: row[k] for k in keys} for row in rows
     ]
 
 
-def test_the_fourth_holdouts_two_labellings_differ_on_one_answer():
-    first = [json.loads(line) for line in FOURTH.read_text(encoding="utf-8").splitlines()]
-    second = [json.loads(line) for line in FOURTH_SECOND.read_text(encoding="utf-8").splitlines()]
+# Each sample labelled twice apart: the answers whose labels differ (first, second) and κ.
+TWICE = [
+    (
+        "piaf_holdout3_150",
+        [("la doctrine du hakkō ichi'u", "other_entity", "common_noun")],
+        0.992,
+    ),
+    ("piaf_holdout4_150", [("terre", "common_noun", "other")], 0.992),
+    (
+        "piaf_holdout5_300",
+        [("vingt-troisième année", "common_noun", "number"), ("aucun", "other", "number")],
+        0.992,
+    ),
+    (
+        "piaf_holdout6_300",
+        [
+            ("Moyen Âge", "other_entity", "date"),
+            ("au 35° d'artillerie", "other_entity", "number"),
+            ("Darling", "other_entity", "person"),
+        ],
+        0.988,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "differ", "kappa"), TWICE)
+def test_two_labellings_made_apart_differ_only_on_the_documented_answers(name, differ, kappa):
+    first, second = read_rows(f"{name}.jsonl"), read_rows(f"{name}_second.jsonl")
     keys = ("id", "question", "answer", "answer_start")
 
     assert [{k: r[k] for k in keys} for r in first] == [{k: r[k] for k in keys} for r in second]
-    differ = [
+    assert [
         (a["answer"], a["label"], b["label"])
         for a, b in zip(first, second, strict=True)
         if a["label"] != b["label"]
-    ]
-    assert differ == [("terre", "common_noun", "other")]
-    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
-    assert round(kappa, 3) == 0.992
-
-
-def test_the_third_holdouts_blind_relabelling_differs_on_one_answer():
-    first = [json.loads(line) for line in THIRD.read_text(encoding="utf-8").splitlines()]
-    path = DATA / "piaf_holdout3_150_second.jsonl"
-    second = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    keys = ("id", "question", "answer", "answer_start")
-
-    assert [{k: r[k] for k in keys} for r in first] == [{k: r[k] for k in keys} for r in second]
-    differ = [
-        (a["answer"], a["label"], b["label"])
-        for a, b in zip(first, second, strict=True)
-        if a["label"] != b["label"]
-    ]
-    assert differ == [("la doctrine du hakkō ichi'u", "other_entity", "common_noun")]
-    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
-    assert round(kappa, 3) == 0.992
-
-
-FIFTH = DATA / "piaf_holdout5_300.jsonl"
-FIFTH_SECOND = DATA / "piaf_holdout5_300_second.jsonl"
-
-
-def test_the_fifth_holdout_is_the_seed_7373_draw_of_300_disjoint_from_all_seven():
-    rows = [json.loads(line) for line in FIFTH.read_text(encoding="utf-8").splitlines()]
-    ids = [row["id"] for row in rows]
-
-    assert len(rows) == len(set(ids)) == 300
-    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
-    for name in (*draw_holdout.BEFORE_FOURTH, "piaf_holdout4_150.jsonl"):
-        assert not set(ids) & draw_holdout.ids_in(DATA / name)
-    drawn = draw_holdout.fifth_holdout(require_file(PIAF))
-    keys = ("id", "question", "answer", "answer_start")
-    assert [{k: row[k] for k in keys} for row in drawn] == [
-        {k: row[k] for k in keys} for row in rows
-    ]
-
-
-def test_the_fifth_holdouts_two_labellings_differ_on_two_answers():
-    first = [json.loads(line) for line in FIFTH.read_text(encoding="utf-8").splitlines()]
-    second = [json.loads(line) for line in FIFTH_SECOND.read_text(encoding="utf-8").splitlines()]
-
-    differ = [
-        (a["answer"], a["label"], b["label"])
-        for a, b in zip(first, second, strict=True)
-        if a["label"] != b["label"]
-    ]
-    assert differ == [
-        ("vingt-troisième année", "common_noun", "number"),
-        ("aucun", "other", "number"),
-    ]
-    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
-    assert round(kappa, 3) == 0.992
-
-
-SIXTH = DATA / "piaf_holdout6_300.jsonl"
-SIXTH_SECOND = DATA / "piaf_holdout6_300_second.jsonl"
-
-
-def test_the_sixth_holdout_is_the_seed_8484_draw_of_300_disjoint_from_all_eight():
-    rows = [json.loads(line) for line in SIXTH.read_text(encoding="utf-8").splitlines()]
-    ids = [row["id"] for row in rows]
-
-    assert len(rows) == len(set(ids)) == 300
-    assert all(set(row) == {"id", "question", "answer", "answer_start", "label"} for row in rows)
-    for name in draw_holdout.BEFORE_SIXTH:
-        assert not set(ids) & draw_holdout.ids_in(DATA / name)
-    drawn = draw_holdout.sixth_holdout(require_file(PIAF))
-    keys = ("id", "question", "answer", "answer_start")
-    assert [{k: row[k] for k in keys} for row in drawn] == [
-        {k: row[k] for k in keys} for row in rows
-    ]
-
-
-def test_the_sixth_holdouts_two_labellings_differ_on_three_answers():
-    first = [json.loads(line) for line in SIXTH.read_text(encoding="utf-8").splitlines()]
-    second = [json.loads(line) for line in SIXTH_SECOND.read_text(encoding="utf-8").splitlines()]
-
-    differ = [
-        (a["answer"], a["label"], b["label"])
-        for a, b in zip(first, second, strict=True)
-        if a["label"] != b["label"]
-    ]
-    assert differ == [
-        ("Moyen Âge", "other_entity", "date"),
-        ("au 35° d'artillerie", "other_entity", "number"),
-        ("Darling", "other_entity", "person"),
-    ]
-    kappa = cohen_kappa([row["label"] for row in first], [row["label"] for row in second])
-    assert round(kappa, 3) == 0.988
+    ] == differ
+    labels = [row["label"] for row in first], [row["label"] for row in second]
+    assert round(cohen_kappa(*labels), 3) == kappa
