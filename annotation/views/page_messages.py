@@ -90,7 +90,7 @@ def _sending_messages() -> dict:
     return {
         "wasSent": _("This paragraph was sent."),
         "saved": _("Draft saved at %(time)s"),
-        "saveFailed": _("The draft could not be saved; your text stays here. Retrying…"),
+        "saveFailed": _("Not saved yet; kept here. Retrying…"),
         "draftTroubleTitle": _("Your questions are not reaching the server."),
         "draftTroubleKept": _(
             "They are kept in this browser and will be sent as soon as the server answers: "
@@ -147,7 +147,7 @@ def answer_page_messages() -> dict:
     """What the answer page's script says: the draft, the sending, the span tool."""
     return {
         "saved": _("Draft saved at %(time)s"),
-        "saveFailed": _("The draft could not be saved; your selection stays here. Retrying…"),
+        "saveFailed": _("Not saved yet; kept here. Retrying…"),
         "troubleTitle": _("Your answer is not reaching the server."),
         "troubleKept": _(
             "It is kept in this browser and will be sent as soon as the server answers: keep "

@@ -91,8 +91,12 @@ def test_an_outage_keeps_the_selection_in_the_browser_and_the_server_gets_it_bac
     context, page = answer_page(
         browser, live_server, campaign, width=width, height=height, language=language
     )
+    header_height = page.locator(".annotate-header").bounding_box()["height"]
     with page.expect_response(draft_saved):
         drag_select_span(page, TEXT, FIRST, "#answer-preview")
+    expect(page.locator("#draft-status")).to_contain_text(words["saved"])
+    # The status has its own line: saving and saved never move the paragraph mid-selection.
+    assert page.locator(".annotate-header").bounding_box()["height"] == header_height
     lease = Lease.objects.get(kind="answer")
     first = TEXT.index(FIRST)
     assert (lease.draft["start"], lease.draft["end"]) == (first, first + len(FIRST))
@@ -182,8 +186,12 @@ def test_a_refusal_is_said_at_once_and_not_retried(browser, live_server, to_answ
     context, page = answer_page(
         browser, live_server, campaign, width=390, height=844, language="fr"
     )
+    header_height = page.locator(".annotate-header").bounding_box()["height"]
     with page.expect_response(draft_saved):
         drag_select_span(page, TEXT, FIRST, "#answer-preview")
+    expect(page.locator("#draft-status")).to_contain_text(WORDS["fr"]["saved"])
+    # The status has its own line: saving and saved never move the paragraph mid-selection.
+    assert page.locator(".annotate-header").bounding_box()["height"] == header_height
     lease_release(lease=Lease.objects.get(kind="answer"), reason="skip")  # another tab
     puts = []
     page.on("request", lambda request: is_draft_put(request) and puts.append(request))
