@@ -159,6 +159,32 @@ def test_reviewer_corrects_the_span_with_the_mouse_and_the_question(page, live_s
     assert page.console_problems == []
 
 
+def test_verdict_keys_work_after_a_click_in_the_paragraph(page, live_server, sampled):
+    """A reviewer clicks in the paragraph to read it, then presses R: the verdict is reject.
+
+    The keys were ignored while the paragraph had the focus, so R then Ctrl+Enter saved the
+    default verdict, approve, with the reviewer's comment."""
+    campaign, questions = sampled
+    sign_in(page, live_server, "e2e-rev", PASSWORD)
+    page.locator(
+        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
+    ).click()
+    expect(page.locator("#review-question")).to_have_text("Que relie le canal ?")
+    page.locator("#paragraph").click()
+    expect(page.locator("#paragraph")).to_be_focused()
+    page.keyboard.press("r")
+    expect(page.locator("input[name=verdict][value=reject]")).to_be_checked()
+    expect(page.locator("#reject-reason")).to_be_visible()
+    page.locator("#paragraph").click()
+    page.keyboard.press("c")
+    expect(page.locator("input[name=verdict][value=correct]")).to_be_checked()
+    page.locator("#paragraph").click()
+    page.keyboard.press("a")
+    expect(page.locator("input[name=verdict][value=approve]")).to_be_checked()
+    assert Review.objects.count() == 0
+    assert page.console_problems == []
+
+
 # Issue 12: an answer cut inside a word is flagged to the reviewer, and a correction made with
 # the mouse takes whole words.
 

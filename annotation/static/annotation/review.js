@@ -196,7 +196,9 @@
     }
     const keys = { a: "approve", r: "reject", c: "correct", y: "answerable" };
     const value = keys[event.key.toLowerCase()];
-    if (value && document.activeElement !== paragraphEl) {
+    // Also from the paragraph: a reviewer who clicked in it to read, then pressed R, got no
+    // change and saved the default verdict (approve).
+    if (value) {
       event.preventDefault();
       choose(value);
     }
