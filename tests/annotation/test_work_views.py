@@ -192,3 +192,24 @@ def test_the_number_of_questions_asked_agrees_with_it(client, paragraphs, annota
         assert f'·\n      {asked}\n      <span id="draft-status"' in page
         home = client.get("/annotate/").content.decode()
         assert f"· {per_paragraph}</p>" in home
+
+
+def test_the_keyboard_shortcuts_name_the_keys_in_the_pages_language(
+    client, campaign, paragraphs, annotators
+):
+    """The French page said "Maj+flèches" in its help but listed <kbd>Shift</kbd>, <kbd>Enter</kbd>
+    and <kbd>Esc</kbd> among its shortcuts: a French keyboard reads Maj, Entrée and Échap."""
+    lease = lease_claim_next(campaign=campaign, annotator=annotators[0]).lease
+    client.force_login(annotators[0])
+    keys = {
+        "fr": ("<kbd>Maj</kbd>", "<kbd>Entrée</kbd>", "<kbd>Échap</kbd>"),
+        "en": ("<kbd>Shift</kbd>", "<kbd>Enter</kbd>", "<kbd>Esc</kbd>"),
+    }
+    for language, (shift, enter, esc) in keys.items():
+        client.cookies["django_language"] = language
+        html = client.get(f"/annotate/leases/{lease.pk}/").content.decode()
+        assert f"<dt>{shift}+<kbd>←</kbd>/<kbd>→</kbd></dt>" in html
+        assert f"<dt><kbd>Ctrl</kbd>+{shift}+<kbd>←</kbd>/<kbd>→</kbd></dt>" in html
+        assert f"<dt>{enter}</dt>" in html
+        assert f"<dt><kbd>Ctrl</kbd>+{enter}</dt>" in html
+        assert f"<dt>{esc}</dt>" in html
