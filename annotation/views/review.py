@@ -134,9 +134,7 @@ def review_page(request, pk: int):
         review_submit(lease=lease, data=verdict_data(request.POST))
     except ServiceError as error:
         return _page(request, lease, error.errors, request.POST, status=error.status)
-    messages.success(
-        request, _("Review saved: %(verdict)s.") % {"verdict": _verdict_label(request)}
-    )
+    messages.success(request, _saved_message(request.POST.get("verdict")))
     return _claim_and_go(request, lease.campaign)
 
 
@@ -147,8 +145,14 @@ def _reasons(question) -> list:
     return RejectReason.choices
 
 
-def _verdict_label(request) -> str:
-    return str(dict(Review.Verdict.choices).get(request.POST.get("verdict"), ""))
+def _saved_message(verdict) -> str:
+    """What the saved review did, as a sentence ("Review saved: correct." read as an adjective)."""
+    return {
+        Review.Verdict.APPROVE: _("Review saved: question approved."),
+        Review.Verdict.REJECT: _("Review saved: question rejected."),
+        Review.Verdict.CORRECT: _("Review saved: question corrected."),
+        Review.Verdict.ANSWERABLE: _("Review saved: the question does have an answer."),
+    }.get(verdict, _("Review saved."))
 
 
 @reviewer_only

@@ -229,6 +229,33 @@ def test_approve_by_form_saves_and_opens_the_next_question(client, review_lease,
     assert Lease.objects.get(pk=review_lease.pk).status == "submitted"
 
 
+def test_the_saved_message_says_what_became_of_the_question_in_both_languages(
+    client, review_lease, sampled, reviewer
+):
+    """It read "Review saved: correct." / "Relecture enregistrée : corriger.", the verdict's
+    imperative label put after a colon."""
+    client.force_login(reviewer)
+    client.cookies["django_language"] = "fr"
+    response = client.post(
+        f"/review/leases/{review_lease.pk}/",
+        {"verdict": "approve", "comment": "", "seconds_spent": "9"},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        "Relecture enregistrée\u00a0: question approuvée."
+    ]
+    following = Lease.objects.get(kind="review", status="active")
+    client.cookies["django_language"] = "en"
+    reviewer.language = ""
+    reviewer.save(update_fields=["language"])
+    response = client.post(
+        f"/review/leases/{following.pk}/",
+        {"verdict": "reject", "reason": "wrong_answer", "comment": "", "seconds_spent": "9"},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == ["Review saved: question rejected."]
+
+
 def test_correct_by_form_adds_version_2(client, review_lease, sampled, paragraphs, reviewer):
     text = paragraphs[0].text
     start = text.index("Saint-Nazaire")
