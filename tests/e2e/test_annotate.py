@@ -530,6 +530,20 @@ def test_on_a_phone_the_paragraph_stays_in_reach_while_writing(browser, live_ser
     context.close()
 
 
+def test_on_a_phone_the_pace_keeps_its_times_on_one_line(browser, live_server, setup):
+    """"Temps sur cette question : 0:00 / environ 1:00" broke before "1:00" on a phone."""
+    context = browser.new_context(
+        locale="fr-FR", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    sign_in(page, live_server, "e2e-ann", PASSWORD)
+    page.get_by_role("button", name="Paragraphe suivant").click()
+    expect(page.locator("#pace")).to_have_text("0:00 / environ 1:00")
+    assert page.evaluate("document.getElementById('pace').getClientRects().length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    settle(page)
+    context.close()
+
 def test_text_typed_just_before_leaving_the_page_is_saved(page, live_server, setup):
     sign_in(page, live_server, "e2e-ann", PASSWORD)
     page.get_by_role("button", name="Paragraphe suivant").click()
