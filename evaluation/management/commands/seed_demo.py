@@ -42,7 +42,9 @@ DEMO_USERS = [
 DEMO_ANSWERERS = ("annotator3", "annotator4")
 DEMO_SEEDED_ANSWERS_CAMPAIGN = "Démo — réponses déjà données (dev)"
 DEMO_RELEASE = "demo-piaf"
-LEADING_ARTICLE = re.compile(r"(?:le|la|les|l'|l’|un|une|des|du) ?", re.IGNORECASE)
+# A whole leading article: "une fissure" loses "une " (not "un", leaving "e fissure"), "Laval"
+# and "lesquels" lose nothing; an elided article has no space after it.
+LEADING_ARTICLE = re.compile(r"(?:(?:les|le|la|une|un|des|du)\s+|l['’])", re.IGNORECASE)
 # annotator2 "wrote" PIAF's questions on a few dev and test paragraphs, so that the review queue
 # and the additional-answers campaign have work for the other demo users right away.
 DEMO_AUTHOR = "annotator2"
@@ -172,10 +174,16 @@ def demo_questions_ensure() -> int:
 
 
 def _answer_variant(index: int, start: int, text: str) -> tuple[int, str]:
-    """The second answerer leaves out a leading article, as people often do."""
+    """The second answerer leaves out a leading article, as people often do, or the last word
+    of an answer of four words or more (scoring ignores articles: only the second differs)."""
+    if index != 1:
+        return start, text
     match = LEADING_ARTICLE.match(text)
-    if index == 1 and match and match.end() < len(text):
+    if match and match.end() < len(text):
         return start + match.end(), text[match.end() :]
+    words = text.split()
+    if len(words) >= 4:
+        return start, text[: text.rstrip().rindex(words[-1])].rstrip()
     return start, text
 
 
