@@ -196,6 +196,11 @@ def test_a_rejection_without_reason_is_refused_and_the_comment_kept(
     html = page(response)
     errors = find_all(html, data_field="reason")
     assert len(errors) == 1 and text_of(errors[0])
+    # The select itself is marked and points at its error (the error alone sat above the form).
+    assert dict(errors[0].attributes)["id"] == "review-error-reason"
+    select = dict(by_id(html, "reject-reason").attributes)
+    assert (select["aria-invalid"], select["aria-describedby"]) == ("true", "review-error-reason")
+    assert "aria-invalid" not in dict(by_id(html, "corrected-question").attributes)
     assert text_of(by_id(html, "review-comment")) == "Trop proche du texte."
     checked = [
         dict(e.attributes)["value"]
