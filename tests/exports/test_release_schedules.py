@@ -720,6 +720,14 @@ def test_an_admin_creates_runs_disables_and_deletes_a_schedule_on_the_pages(data
     errors = refused.context["form"].errors
     assert sorted(errors) == ["hour", "keep_last"]
     assert errors["hour"][0] in refused.content.decode()  # shown next to the field
+    # and named at the form's top, where the refused page comes back, with a link to each field
+    summary = refused.content.decode().split('id="form-error-summary">', 1)[1].split("</div>")[0]
+    assert summary.count("<li>") == 2
+    assert '<li><a href="#id_hour">Heure</a>\u00a0: Un nombre entier de 0 à 23.</li>' in summary
+    assert (
+        '<li><a href="#id_keep_last">Instantanés qui gardent leurs fichiers</a>\u00a0: Un nombre'
+        " entier, au moins 1.</li>"
+    ) in summary
 
     created = client.post(
         PAGES,
