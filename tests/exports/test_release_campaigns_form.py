@@ -140,6 +140,8 @@ def test_campaigns_in_several_languages_are_refused_beside_the_picker(admin_clie
         response = admin_client.post(PAGES, form | {"campaigns": chosen})
         assert response.status_code == 400
         assert response.context["form"].errors == {"campaigns": [message]}
+        summary = response.content.decode().split('id="form-error-summary">')[1].split("</div>")[0]
+        assert f'<li><a href="#id_campaigns">Campaigns</a>: {message}</li>' in summary
         assert picker(response.content.decode())[0] == (
             str(english.pk),
             "Questions EN (questions · en)",
