@@ -761,6 +761,10 @@ def test_an_admin_creates_runs_disables_and_deletes_a_schedule_on_the_pages(data
     assert page.status_code == 200
     assert f'data-release="{snapshot.pk}"' in text and snapshot.name in text
     assert f'hx-get="/manage/releases/schedules/{schedule.pk}/chart/"' in text
+    # French agrees with the words of the snapshots table: un instantané créé, des données
+    # modifiées (not the release's "Créée" nor a review's "modifié").
+    assert '<th scope="col">Créé</th></tr></thead>' in text
+    assert "<td>modifiées <code " in text
 
     client.post(f"{PAGES}{schedule.pk}/enable/", {"enabled": "0"})
     assert ReleaseSchedule.objects.get().enabled is False
