@@ -147,7 +147,14 @@ def scrape_run_page(request, pk: int):
 
 @admin_only
 def scrape_run_status(request, pk: int):
-    return job_status_response(request, get_object_or_404(ScrapeRun, pk=pk))
+    """The status partial. The counters and the log beside it do not poll: when the status the
+    page is polling ends, the page reloads once (htmx's HX-Refresh), so that a run seen to be
+    done shows its log, not "Nothing logged yet" and a hint to reload."""
+    run = get_object_or_404(ScrapeRun, pk=pk)
+    response = job_status_response(request, run)
+    if run.is_finished and request.headers.get("HX-Request") == "true":
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @admin_only

@@ -3,12 +3,14 @@ the release, training on its train split or on other sources."""
 
 from django.contrib import messages
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ServiceError
 from core.inputs import parse_id
+from core.templatetags.numbers import grouped
 from evaluation.models import BaselineRun
-from evaluation.services.baselines.runs import baseline_run_start
+from evaluation.services.baselines.runs import HYPERPARAMETERS, baseline_run_start
 from evaluation.services.baselines.sources import training_files_readable
 from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
@@ -20,6 +22,8 @@ from evaluation.views.results import (
 from exports.selectors import release_choices
 
 STARTED_FIELDS = ("kind", "model", "epochs", "max_steps", "fractions")
+# The settings the page asks for, by the names its fields show.
+PAGE_SETTINGS = {"epochs": gettext_lazy("Epochs"), "max_steps": gettext_lazy("Maximum steps")}
 
 
 @admin_only
@@ -90,6 +94,25 @@ def _start_run(request, release):
         posted = {name: request.POST.get(name, "") for name in STARTED_FIELDS}
         for name in ("train_releases", "train_files"):
             posted[name] = request.POST.getlist(name)
-        return _render(request, release, errors=error.errors, posted=posted, status=error.status)
+        errors = _page_errors(error.errors, hyperparameters)
+        return _render(request, release, errors=errors, posted=posted, status=error.status)
     messages.success(request, _("Baseline run %(n)d is queued.") % {"n": run.pk})
     return results_redirect(request, release)
+
+
+def _page_errors(errors: dict, hyperparameters: dict) -> dict:
+    """The service names a bad setting by its key, under `hyperparameters` ("max_steps: a
+    number from 1 to 10000000."); the page names it as its field does, beside that field."""
+    if "hyperparameters" not in errors:
+        return errors
+    errors = dict(errors)
+    for name, value in hyperparameters.items():
+        _kind, low, high = HYPERPARAMETERS[name]
+        if not isinstance(value, int) or not low <= value <= high:
+            errors[name] = [
+                _("%(field)s: a whole number from %(low)s to %(high)s.")
+                % {"field": PAGE_SETTINGS[name], "low": grouped(low), "high": grouped(high)}
+            ]
+    if any(name in errors for name in hyperparameters):
+        del errors["hyperparameters"]
+    return errors

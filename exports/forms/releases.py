@@ -108,7 +108,21 @@ class ReleaseForm(forms.Form):
             for field, messages in error.errors.items()
             if not self._add_scoring_error(field, messages)
         }
+        if "language" in rest and "language" not in self.fields:
+            # The page has no language field: a release takes its campaigns' language, so
+            # the way out is to check campaigns of one language (each choice names its own).
+            del rest["language"]
+            self.add_error("campaigns", self._mixed_languages_error())
         form_add_service_errors(self, ServiceError(rest, status=error.status))
+
+    def _mixed_languages_error(self) -> str:
+        chosen = (self.cleaned_data or {}).get("campaigns")
+        campaigns = Campaign.objects.filter(pk__in=chosen) if chosen else Campaign.objects.all()
+        spoken = sorted(set(campaigns.values_list("language", flat=True)))
+        return _(
+            "These campaigns are in several languages (%(languages)s) and a release holds one: "
+            "check only campaigns in one language."
+        ) % {"languages": ", ".join(spoken)}
 
     def _add_scoring_error(self, field: str, messages) -> bool:
         """Show a refusal of `score_with[i]…` next to the form field of entry i; return
@@ -123,7 +137,12 @@ class ReleaseForm(forms.Form):
 
 
 def campaign_choices() -> list[tuple[int, str]]:
-    """The campaigns a release may be limited to, newest first, each named with its kind."""
+    """The campaigns a release may be limited to, newest first, each named with its kind and
+    language (a release holds one language)."""
     kinds = dict(Campaign.Kind.choices)
-    rows = Campaign.objects.order_by("-created_at", "-pk").values_list("pk", "name", "kind")
-    return [(pk, f"{name} ({kinds.get(kind, kind)})") for pk, name, kind in rows]
+    rows = Campaign.objects.order_by("-created_at", "-pk").values_list(
+        "pk", "name", "kind", "language"
+    )
+    return [
+        (pk, f"{name} ({kinds.get(kind, kind)} · {language})") for pk, name, kind, language in rows
+    ]

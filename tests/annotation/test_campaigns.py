@@ -132,6 +132,56 @@ def test_a_bad_page_submission_is_a_400_and_keeps_what_was_typed(admin_client):
     assert Campaign.objects.count() == 0
 
 
+BAD_PAGE_POST = {
+    "name": "Vague 1.1",
+    "kind": "questions",
+    "splits": ["train"],
+    "questions_min": "4",
+    "questions_max": "3",
+    "review_rate": "2",
+    "extra_answers": "2",
+    "lease_minutes": "30",
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            '<p>Correct these fields:</p>\n  <ul><li><a href="#id_questions_max">Most questions per'
+            ' paragraph</a>: Between the fewest questions and 10.</li><li><a href="#id_review_rate">'
+            "Review rate</a>: A share from 0 to 1 with at most two decimals, like 0.25.</li></ul>",
+        ),
+        (
+            "fr",
+            '<p>Corrigez ces champs\u00a0:</p>\n  <ul><li><a href="#id_questions_max">Nombre maximal'
+            " de questions par paragraphe</a>\u00a0: Entre le nombre minimal de questions et 10."
+            '</li><li><a href="#id_review_rate">Taux de relecture</a>\u00a0: Une part de 0 à 1 avec'
+            " au plus deux décimales, comme 0.25.</li></ul>",
+        ),
+    ],
+)
+def test_a_refused_page_names_each_bad_field_at_the_top_with_a_link(
+    admin_client, language, expected
+):
+    # The page comes back at its top after a refused Save, far from the fields at fault.
+    admin_client.cookies["django_language"] = language
+    response = admin_client.post(
+        "/manage/campaigns/new/", BAD_PAGE_POST, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    summary = page.split('id="form-error-summary">', 1)[1].split("</div>", 1)[0].strip()
+    assert summary == expected
+    assert page.index('id="form-error-summary"') < page.index('name="name"')
+    assert Campaign.objects.count() == 0
+
+
+def test_a_valid_page_has_no_error_summary(admin_client):
+    assert b"form-error-summary" not in admin_client.get("/manage/campaigns/new/").content
+
+
 def test_campaign_pages_are_for_admins(client, annotator):
     client.force_login(annotator)
     assert client.get("/manage/campaigns/").status_code == 403

@@ -134,3 +134,15 @@ def test_worker_check_reports_the_worker_and_the_queue(check):
     check.refresh_from_db()
     assert (check.status, check.worker) == (Job.Status.SUCCEEDED, "w1@host")
     assert check.message_text == "La file «\u202fdefault\u202f» est servie."
+
+
+@pytest.mark.parametrize(("language", "percent"), [("fr", "40\u202f%"), ("en", "40 %")])
+def test_the_status_writes_its_percent_as_the_language_does(check, language, percent):
+    # French keeps the % on the number's line: a narrow no-break space, not a plain one.
+    from django.template.loader import render_to_string
+
+    check.progress = 40
+    with translation.override(language):
+        html = render_to_string("core/job_status.html", {"job": check, "poll_url": "/x/"})
+    assert f'<span class="job-percent">{percent}</span>' in html
+    assert f">{percent}</progress>" in html

@@ -146,6 +146,20 @@ def test_a_runs_log_is_shown_a_page_at_a_time(admin_client, monkeypatch):
     assert rows_of(response.content.decode(), "entry") == mine[:3]
 
 
+def test_the_polled_status_reloads_the_page_once_the_run_ends(admin_client):
+    # The counters and the log do not poll: a run seen to end shows its log after one reload.
+    run = make_run(status=ScrapeRun.Status.RUNNING)
+    path = f"/manage/corpus/scrape-runs/{run.pk}/status/"
+    polled = admin_client.get(path, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200
+    assert "HX-Refresh" not in polled.headers
+    ScrapeRun.objects.filter(pk=run.pk).update(status=ScrapeRun.Status.SUCCEEDED, progress=100)
+    ended = admin_client.get(path, HTTP_HX_REQUEST="true")
+    assert ended.status_code == 200
+    assert ended.headers["HX-Refresh"] == "true"
+    assert "HX-Refresh" not in admin_client.get(path).headers  # not asked by htmx: no reload
+
+
 def test_the_runs_are_listed_newest_first_a_page_at_a_time(admin_client, monkeypatch):
     monkeypatch.setattr(selectors, "RUNS_PER_PAGE", 2)
     runs = [make_run(wave=f"1.{i}") for i in range(5)]

@@ -191,6 +191,40 @@ def test_the_baseline_form_comes_back_on_its_page_as_typed(client, release):
     assert BaselineRun.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("language", "epochs", "steps"),
+    [
+        (
+            "en",
+            "Epochs: a whole number from 1 to 50.",
+            "Maximum steps: a whole number from 1 to 10,000,000.",
+        ),
+        (
+            "fr",
+            "Époques\u00a0: un nombre entier de 1 à 50.",
+            "Nombre maximal de pas\u00a0: un nombre entier de 1 à 10\u00a0000\u00a0000.",
+        ),
+    ],
+)
+def test_a_bad_setting_is_named_as_its_field_is_and_marked(
+    client, release, language, epochs, steps
+):
+    # Not by the service's key ("epochs: a number from 1 to 50."), in English on a French page.
+    client.cookies["django_language"] = language
+    client.force_login(release.created_by)
+    refused = client.post(
+        f"/manage/results/baseline/?release={release.pk}",
+        {"kind": "finetune", "model": "x", "epochs": "-1", "max_steps": "abc"},
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    shown = re.findall(r'<p class="field-error" role="alert" data-field="(\w+)">([^<]*)</p>', html)
+    assert shown == [("epochs", epochs), ("max_steps", steps)]
+    assert 'name="epochs" inputmode="numeric" value="-1" aria-invalid="true">' in html
+    assert 'name="max_steps" inputmode="numeric" value="abc" aria-invalid="true">' in html
+    assert BaselineRun.objects.count() == 0
+
+
 def test_the_import_form_comes_back_on_its_page_with_its_fields(client, release):
     client.cookies["django_language"] = "en"
     client.force_login(release.created_by)

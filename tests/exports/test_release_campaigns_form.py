@@ -39,7 +39,7 @@ def picker(html: str) -> list[tuple[str, str]]:
     )
 
 
-def test_the_form_offers_every_campaign_newest_first_with_its_kind(admin_client):
+def test_the_form_offers_every_campaign_newest_first_with_its_kind_and_language(admin_client):
     old = campaign_create(name="FQuAD 1.0", splits=["train"])
     answers = campaign_create(name="Réponses <dev>", kind="additional_answers", splits=["dev"])
     newest = campaign_create(name="Sans réponse", kind="unanswerable", splits=["train"])
@@ -47,9 +47,9 @@ def test_the_form_offers_every_campaign_newest_first_with_its_kind(admin_client)
     assert page.status_code == 200
     html = page.content.decode()
     assert picker(html) == [
-        (str(newest.pk), "Sans réponse (unanswerable questions)"),
-        (str(answers.pk), "Réponses &lt;dev&gt; (additional answers)"),
-        (str(old.pk), "FQuAD 1.0 (questions)"),
+        (str(newest.pk), "Sans réponse (unanswerable questions · fr)"),
+        (str(answers.pk), "Réponses &lt;dev&gt; (additional answers · fr)"),
+        (str(old.pk), "FQuAD 1.0 (questions · fr)"),
     ]
     assert "None checked: the questions of every campaign." in html
     assert not re.search(r'name="campaigns"[^>]*checked', html)  # none checked by default
@@ -124,3 +124,26 @@ def test_a_campaign_deleted_while_the_form_was_open_is_refused_by_the_service(
     assert f"No such campaign: {gone_pk}." in field
     assert Release.objects.count() == 0
     assert sent_tasks.calls == []
+
+
+def test_campaigns_in_several_languages_are_refused_beside_the_picker(admin_client):
+    # The page has no language field: a release takes its campaigns' language, so the admin
+    # is told to check campaigns of one language, beside the picker whose choices name it.
+    french = campaign_create(name="Questions FR", splits=["train"])
+    english = campaign_create(name="Questions EN", language="en", splits=["train"])
+    form = {"name": "mixed", "version": "1.0", "formats": ["hf"], "splits": ["train"]}
+    message = (
+        "These campaigns are in several languages (en, fr) and a release holds one: "
+        "check only campaigns in one language."
+    )
+    for chosen in ([], [str(french.pk), str(english.pk)]):
+        response = admin_client.post(PAGES, form | {"campaigns": chosen})
+        assert response.status_code == 400
+        assert response.context["form"].errors == {"campaigns": [message]}
+        summary = response.content.decode().split('id="form-error-summary">')[1].split("</div>")[0]
+        assert f'<li><a href="#id_campaigns">Campaigns</a>: {message}</li>' in summary
+        assert picker(response.content.decode())[0] == (
+            str(english.pk),
+            "Questions EN (questions · en)",
+        )
+    assert Release.objects.count() == 0

@@ -720,6 +720,14 @@ def test_an_admin_creates_runs_disables_and_deletes_a_schedule_on_the_pages(data
     errors = refused.context["form"].errors
     assert sorted(errors) == ["hour", "keep_last"]
     assert errors["hour"][0] in refused.content.decode()  # shown next to the field
+    # and named at the form's top, where the refused page comes back, with a link to each field
+    summary = refused.content.decode().split('id="form-error-summary">', 1)[1].split("</div>")[0]
+    assert summary.count("<li>") == 2
+    assert '<li><a href="#id_hour">Heure</a>\u00a0: Un nombre entier de 0 à 23.</li>' in summary
+    assert (
+        '<li><a href="#id_keep_last">Instantanés qui gardent leurs fichiers</a>\u00a0: Un nombre'
+        " entier, au moins 1.</li>"
+    ) in summary
 
     created = client.post(
         PAGES,
@@ -753,6 +761,10 @@ def test_an_admin_creates_runs_disables_and_deletes_a_schedule_on_the_pages(data
     assert page.status_code == 200
     assert f'data-release="{snapshot.pk}"' in text and snapshot.name in text
     assert f'hx-get="/manage/releases/schedules/{schedule.pk}/chart/"' in text
+    # French agrees with the words of the snapshots table: un instantané créé, des données
+    # modifiées (not the release's "Créée" nor a review's "modifié").
+    assert '<th scope="col">Créé</th></tr></thead>' in text
+    assert "<td>modifiées <code " in text
 
     client.post(f"{PAGES}{schedule.pk}/enable/", {"enabled": "0"})
     assert ReleaseSchedule.objects.get().enabled is False

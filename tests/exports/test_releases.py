@@ -1198,6 +1198,20 @@ def test_the_release_page_counts_the_files_it_lists_in_the_readers_language(ds, 
     assert "fichiers" not in english.content.decode()
 
 
+def test_the_release_page_groups_the_file_sizes_in_the_readers_language(ds, boss, client):
+    release = built(boss, "sized", formats=["hf"], splits=["dev"])
+    release.files.filter(name="hf-dev.jsonl").update(bytes=1_234_567)
+    client.force_login(boss)
+
+    pages = {
+        language: client.get(f"/manage/releases/{release.pk}/", HTTP_ACCEPT_LANGUAGE=language)
+        for language in ("en", "fr")
+    }
+
+    assert '<td class="num">1,234,567</td>' in pages["en"].content.decode()
+    assert '<td class="num">1\u00a0234\u00a0567</td>' in pages["fr"].content.decode()
+
+
 def collection_section(readme: str) -> list[str]:
     lines = readme.splitlines()
     start = lines.index("## Collection process")
