@@ -215,6 +215,15 @@ def test_bad_settings_are_refused_by_field_and_record_nothing(arguments, field):
 
 
 @pytest.mark.django_db
+def test_an_unknown_kind_is_refused_naming_every_kind_there_is():
+    with pytest.raises(ServiceError) as error:
+        baseline_run_record(release=make_release(), kind="magic")
+    assert error.value.errors == {  # the site's default language, French
+        "kind": ["Choisissez l'un de\xa0: lexical, finetune, evaluate, http, learning_curve."]
+    }
+
+
+@pytest.mark.django_db
 def test_an_unfinished_release_or_one_without_train_cannot_be_fine_tuned():
     release = make_release()
     Release.objects.filter(pk=release.pk).update(status=Release.Status.RUNNING)

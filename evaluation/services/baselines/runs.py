@@ -137,7 +137,8 @@ def _check_kind_and_release(kind: str, release: Release) -> None:
     """Refuse an unknown kind, a GPU kind without the gpu extra, and a release that is not
     finished or has no split to score."""
     if kind not in BaselineRun.Kind.values:
-        raise ServiceError({"kind": [_("Choose lexical, finetune, evaluate or http.")]})
+        kinds = ", ".join(BaselineRun.Kind.values)
+        raise ServiceError({"kind": [_("Choose one of %(kinds)s.") % {"kinds": kinds}]})
     if kind in GPU_QUEUE_KINDS and (problem := gpu_extra_problem()):
         raise ServiceError({"kind": [problem]})
     if release.status != Release.Status.SUCCEEDED:
