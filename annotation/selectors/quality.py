@@ -104,6 +104,16 @@ def feedback_for(*, annotator, limit: int = 20) -> QuerySet:
     )
 
 
+def reviews_by(*, reviewer, limit: int = 20) -> QuerySet:
+    """Return the reviewer's own latest reviews, newest first: what they decided, to read
+    again (each links to the question's page and its history). One query."""
+    return (
+        Review.objects.filter(reviewer=reviewer)
+        .select_related("question__campaign", "revision")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
 def _percent(part: int, whole: int) -> float | None:
     return round(100 * part / whole, 1) if whole else None
 

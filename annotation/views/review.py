@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.models import Campaign, Lease, RejectReason, Review
-from annotation.selectors.quality import review_model, review_queue
+from annotation.selectors.quality import review_model, review_queue, reviews_by
 from annotation.selectors.questions import reviewed_answer
 from annotation.selectors.review_rates import drawn_text
 from annotation.services.reviews import review_claim_next, review_submit
@@ -31,10 +31,12 @@ reviewer_only = role_required(Role.REVIEWER)
 @reviewer_only
 def reviewer_home(request):
     """Per questions campaign (answerable or unanswerable questions), how many sampled
-    questions wait for this reviewer."""
-    return render(
-        request, "annotation/reviewer_home.html", {"queue": review_queue(reviewer=request.user)}
-    )
+    questions wait for this reviewer; below, the reviewer's own latest reviews."""
+    context = {
+        "queue": review_queue(reviewer=request.user),
+        "mine": reviews_by(reviewer=request.user),
+    }
+    return render(request, "annotation/reviewer_home.html", context)
 
 
 def _claim_and_go(request, campaign: Campaign):

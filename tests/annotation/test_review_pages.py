@@ -648,6 +648,37 @@ def test_pause_by_form_shows_the_notice_and_resume_removes_it(
     assert Lease.objects.get().annotator_id == annotators[1].pk
 
 
+def test_the_reviewer_home_lists_the_reviewers_own_latest_reviews_newest_first(
+    client, audited, sampled, reviewer, reviewer2
+):
+    client.force_login(reviewer)
+    empty = by_id(page(client.get("/review/")), "my-reviews")
+    assert find_all(empty, **{"class": "feedback-item"}) == []
+    assert "Vous n’avez encore relu aucune question." in text_of(empty)
+    first = review_claim_next(campaign=audited, reviewer=reviewer).lease
+    review_submit(lease=first, data={"verdict": "approve"})
+    other = review_claim_next(campaign=audited, reviewer=reviewer2).lease  # not theirs
+    review_submit(lease=other, data={"verdict": "approve"})
+    second = review_claim_next(campaign=audited, reviewer=reviewer).lease
+    review_submit(
+        lease=second,
+        data={"verdict": "reject", "reason": "copied", "comment": "Pas <b>ça</b>."},
+    )
+    html = page(client.get("/review/"))
+    items = find_all(by_id(html, "my-reviews"), **{"class": "feedback-item"})
+    assert [dict(item.attributes)["data-verdict"] for item in items] == ["reject", "approve"]
+    links = [
+        dict(e.attributes)["href"] for item in items for e in elements(item) if e.name == "a"
+    ]
+    assert links == [
+        f"/questions/{second.question.uuid}/",
+        f"/questions/{first.question.uuid}/",
+    ]
+    assert "Pas &lt;b&gt;ça&lt;/b&gt;." in html  # the comment, escaped
+    assert f'href="/questions/{other.question.uuid}/"' not in html
+    assert client.get(links[0]).status_code == 200  # a reviewer may read the question
+
+
 def test_the_annotator_home_lists_the_reviews_of_their_questions(
     client, review_lease, sampled, annotators, reviewer
 ):
