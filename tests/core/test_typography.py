@@ -1,6 +1,7 @@
 """French typography in one place (core/typography.py): the catalogue, the `typeset` filter,
 the quotes of <q>; English is left as it is."""
 
+import re
 from pathlib import Path
 
 import polib
@@ -42,6 +43,20 @@ def test_every_french_message_of_the_catalogue_has_its_spaces():
         if form and french_spacing(form) != form
     ]
     assert wrong == []  # run `manage.py typeset_messages` after adding messages
+
+
+STRAIGHT_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'avis, aujourd'hui
+
+
+def test_no_french_message_of_the_catalogue_has_a_straight_apostrophe():
+    po = polib.pofile(str(CATALOGUE))
+    wrong = [
+        f"{entry.msgid!r} -> {form!r}"
+        for entry in po.translated_entries()
+        for form in [entry.msgstr, *entry.msgstr_plural.values()]
+        if STRAIGHT_APOSTROPHE.search(form)
+    ]
+    assert wrong == [], "French takes \u2019 (’), not ', between letters:\n" + "\n".join(wrong)
 
 
 def test_a_translated_message_wraps_with_its_colon_in_french_only():
