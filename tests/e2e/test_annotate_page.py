@@ -147,7 +147,7 @@ def test_a_long_question_is_counted_in_characters_and_never_cut(page, live_serve
     expect(page.locator("#question-hints li.field-error")).to_have_text(
         [
             "Cette question fait 1\u202f200 caractères : ramenez-la à 1\u202f000 au plus. "
-            "Rien n'a été coupé."
+            "Rien n’a été coupé."
         ]
     )
     expect(page.locator("#question-list li")).to_have_count(0)

@@ -219,7 +219,7 @@ def test_an_unknown_kind_is_refused_naming_every_kind_there_is():
     with pytest.raises(ServiceError) as error:
         baseline_run_record(release=make_release(), kind="magic")
     assert error.value.errors == {  # the site's default language, French
-        "kind": ["Choisissez l'un de\xa0: lexical, finetune, evaluate, http, learning_curve."]
+        "kind": ["Choisissez l’un de\xa0: lexical, finetune, evaluate, http, learning_curve."]
     }
 
 

@@ -332,7 +332,7 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
     assert "66,7 / 100,0 / 80,0" in html and "-2,773" in html
     assert (
         "(pour la fenêtre glissante, moins le poids des mots de la question dans la meilleure "
-        "fenêtre du passage qu'elle a choisi, sans compter les mots de ce passage\u202f; pour "
+        "fenêtre du passage qu’elle a choisi, sans compter les mots de ce passage\u202f; pour "
         "un transformer, le score nul moins celui du meilleur passage)" in html
     )
 
