@@ -10,7 +10,11 @@ from core.errors import ServiceError
 from core.inputs import parse_id
 from core.templatetags.numbers import grouped
 from evaluation.models import BaselineRun
-from evaluation.services.baselines.runs import HYPERPARAMETERS, baseline_run_start
+from evaluation.services.baselines.runs import (
+    HYPERPARAMETERS,
+    baseline_run_start,
+    hyperparameter_ok,
+)
 from evaluation.services.baselines.sources import training_files_readable
 from evaluation.services.curves.learning_curves import learning_curve_start
 from evaluation.views.results import (
@@ -107,8 +111,8 @@ def _page_errors(errors: dict, hyperparameters: dict) -> dict:
         return errors
     errors = dict(errors)
     for name, value in hyperparameters.items():
-        _kind, low, high = HYPERPARAMETERS[name]
-        if not isinstance(value, int) or not low <= value <= high:
+        if not hyperparameter_ok(name, value):
+            _kind, low, high = HYPERPARAMETERS[name]
             errors[name] = [
                 _("%(field)s: a whole number from %(low)s to %(high)s.")
                 % {"field": PAGE_SETTINGS[name], "low": grouped(low), "high": grouped(high)}

@@ -39,6 +39,16 @@ HYPERPARAMETERS = {
 }
 
 
+def hyperparameter_ok(name: str, value) -> bool:
+    """Whether `value` is a number of the setting's kind within its bounds (compared before
+    any conversion: no overflow). `name` is a key of HYPERPARAMETERS."""
+    kind, low, high = HYPERPARAMETERS[name]
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is int and isinstance(value, float):
+        ok = ok and value.is_integer()
+    return ok and low <= value <= high
+
+
 def _check_hyperparameters(values) -> dict:
     if not isinstance(values, dict):
         raise ServiceError({"hyperparameters": [_("An object of settings.")]})
@@ -48,10 +58,7 @@ def _check_hyperparameters(values) -> dict:
             errors.append(_("Unknown setting “%(name)s”.") % {"name": name})
             continue
         kind, low, high = HYPERPARAMETERS[name]
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if kind is int and isinstance(value, float):
-            ok = ok and value.is_integer()
-        if not ok or not low <= value <= high:  # compared before any conversion: no overflow
+        if not hyperparameter_ok(name, value):
             errors.append(
                 _("%(name)s: a number from %(low)s to %(high)s.")
                 % {"name": name, "low": low, "high": high}
