@@ -103,6 +103,36 @@ def test_back_after_send_says_the_paragraph_was_sent_and_offers_the_next(
     assert page.console_problems == []
 
 
+def test_the_paragraph_is_sent_after_the_draft_save_on_its_way_never_before(
+    page, live_server, two_paragraphs
+):
+    """A draft save still on its way when Send is pressed would reach a sent lease (409, and
+    a refusal said on a page already sent): the paragraph waits for its answer."""
+    open_first(page, live_server)
+    held, posts = [], []
+    page.route(
+        "**/draft/",
+        lambda route: held.append(route) if route.request.method == "PUT" else route.continue_(),
+    )
+    page.on("request", lambda r: r.method == "POST" and "/submit" in r.url and posts.append(r))
+    for question, answer in QUESTIONS:
+        add(page, question, answer)
+    for _ in range(100):  # a save on its way, unanswered
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held
+    page.get_by_role("button", name="Envoyer le paragraphe").click()
+    page.wait_for_timeout(500)
+    assert posts == []  # the paragraph waits
+    for route in held:
+        route.continue_()
+    expect(page.get_by_text("Envoyé. Merci !")).to_be_visible()
+    assert len(posts) == 1
+    assert Question.objects.count() == 3
+    assert page.console_problems == []
+
+
 def test_an_empty_question_says_what_is_missing_question_first(page, live_server, two_paragraphs):
     open_first(page, live_server)
     field = page.get_by_label("Question", exact=True)

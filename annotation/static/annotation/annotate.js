@@ -689,14 +689,17 @@
         ...(attemptsUrl ? { model_key: q.key } : {}),
       })),
     };
-    fetch(root.dataset.submitUrl, {
+    // No draft save after the paragraph: one on its way is answered first (else it would
+    // reach a sent lease and be refused), and none starts while the paragraph travels.
+    keeper.hold().then(() => fetch(root.dataset.submitUrl, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body),
-    }).then((response) => response.json().catch(() => ({})).then((data) => {
+    })).then((response) => response.json().catch(() => ({})).then((data) => {
       if (response.ok) finish();
-      else showErrors(data.errors);
+      else { keeper.resume(); showErrors(data.errors); }
     })).catch(() => {
+      keeper.resume();
       $("submit-errors").replaceChildren(element("p", T.offline));
       renderList();
     });

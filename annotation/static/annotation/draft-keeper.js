@@ -45,7 +45,8 @@
    * troubleTitle, troubleKept, troubleNotKept, refusedTitle, refusedKept, restored,
    * takenTitle, taken}, timeNow() (the time of day, as the pages write it).
    *
-   * Returns {draft, fromBrowser, changed(), flush(), upToDate(), forget(), stop(), start()}:
+   * Returns {draft, fromBrowser, changed(), flush(), upToDate(), forget(), stop(), hold(),
+   * resume(), start()}:
    * `draft` is the one to show (this browser's copy when it is newer than the server's);
    * `start()` sends it at once if it came from this browser.
    */
@@ -101,6 +102,8 @@
     let refused = false;
     let waitingSince = null;  // the first unanswered save since the last success
     let noticeTimer = null;
+    let held = false;  // the work is on its way (hold()): changes are kept here, not sent
+    let idleWaiters = [];  // hold()'s promises, settled when no save is on its way
 
     const status = (text) => { E.status.textContent = text; };
     const draftBody = () => ({ ...options.body(), rev });
@@ -127,7 +130,7 @@
     function save() {
       clearTimeout(saveTimer);
       saveTimer = null;
-      if (stopped || rev <= ackedRev) return;
+      if (stopped || held || rev <= ackedRev) return;
       if (inFlight) { saveAgain = true; return; }
       const controller = typeof AbortController === "function" ? new AbortController() : null;
       inFlight = controller || true;
@@ -153,6 +156,7 @@
         // Changes made meanwhile go now, unless a retry is already planned.
         if (saveAgain && !saveTimer && !refused && !failures) save();
         saveAgain = false;
+        if (!inFlight) { idleWaiters.forEach((resolve) => resolve()); idleWaiters = []; }
       });
     }
 
@@ -243,6 +247,19 @@
         clearTimeout(saveTimer);
         clearTimeout(noticeTimer);
         saveTimer = null;
+      },
+      /** The work is being sent: no save starts, and the promise settles once the one on its
+       * way (if any) is answered, so that it never reaches the server after the work. */
+      hold() {
+        held = true;
+        clearTimeout(saveTimer);
+        saveTimer = null;
+        return inFlight ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+      },
+      /** The sending failed: saving goes on, the changes held meanwhile first. */
+      resume() {
+        held = false;
+        if (rev > ackedRev && !refused) schedule(0);  // a retry held back goes now too
       },
       /** Once the page shows the draft: prune old copies, send one the server never got. */
       start() {
