@@ -13,6 +13,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from tests.e2e.conftest import settle
+from tests.e2e.mouse import drag_phrase
 from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
@@ -155,7 +156,7 @@ def test_a_drag_takes_whole_words_and_the_pace_counts_against_30_seconds(
     expect(page.locator("#pace-line")).to_have_text("Time on this question: 0:00 / about 0:30")
     expect(page.locator(".selected-answer > span")).to_have_text("Selected answer:")
 
-    drag_over(page, TEXT, "Exposition universel")  # cut inside "universelle"
+    drag_phrase(page, TEXT, "Exposition universel")  # cut inside "universelle"
     expect(page.locator("#answer-preview")).to_have_text("Exposition universelle")
     expect(page.locator("#answer-hints li")).to_have_count(0)
     page.clock.run_for(12_000)
@@ -163,7 +164,7 @@ def test_a_drag_takes_whole_words_and_the_pace_counts_against_30_seconds(
 
     page.get_by_role("button", name="Select inside words").click()
     page.evaluate("getSelection().removeAllRanges()")
-    drag_over(page, TEXT, "Exposition universel")
+    drag_phrase(page, TEXT, "Exposition universel")
     expect(page.locator("#answer-preview")).to_have_text("Exposition universel")
     expect(page.locator("#answer-hints li")).to_have_text(
         ["The answer ends inside the word “universelle”."]
@@ -178,33 +179,3 @@ def test_a_drag_takes_whole_words_and_the_pace_counts_against_30_seconds(
     assert answer.seconds_spent == 12
     settle(page)
     context.close()
-
-
-def drag_over(page, text, phrase):
-    """Press on phrase's first character and release on its last, in #paragraph."""
-    start = text.index(phrase)
-    box = page.evaluate(
-        """([start, end]) => {
-            const p = document.getElementById('paragraph');
-            const text = p.textContent;
-            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
-                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
-            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-            const locate = (offset) => { let node, seen = 0;
-                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
-                    return [node, offset - seen]; seen += node.length; } };
-            const [a, ao] = locate(u(start)); walker.currentNode = p;
-            const [b, bo] = locate(u(end));
-            const range = document.createRange();
-            range.setStart(a, ao); range.setEnd(b, bo);
-            const rects = range.getClientRects();
-            const first = rects[0], last = rects[rects.length - 1];
-            return [first.left + 1, (first.top + first.bottom) / 2,
-                    last.right - 1, (last.top + last.bottom) / 2];
-        }""",
-        [start, start + len(phrase)],
-    )
-    page.mouse.move(box[0], box[1])
-    page.mouse.down()
-    page.mouse.move(box[2], box[3], steps=8)
-    page.mouse.up()

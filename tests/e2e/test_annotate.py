@@ -12,6 +12,7 @@ from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
 from tests.e2e.conftest import settle
+from tests.e2e.mouse import drag, drag_phrase, phrase_box
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
@@ -48,32 +49,7 @@ def setup(db):
 def drag_select(page, phrase):
     """Select `phrase` in the paragraph with a real mouse drag."""
     expect(page.locator("#question-counter")).to_contain_text("/")  # the page script runs
-    start = TEXT.index(phrase)
-    box = page.evaluate(
-        """([start, end]) => {
-            const p = document.getElementById('paragraph');
-            const text = p.textContent;
-            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
-                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
-            const range = document.createRange();
-            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-            const locate = (offset) => { let node, seen = 0;
-                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
-                    return [node, offset - seen]; seen += node.length; } };
-            const [a, ao] = locate(u(start)); walker.currentNode = p;
-            const [b, bo] = locate(u(end));
-            range.setStart(a, ao); range.setEnd(b, bo);
-            const rects = range.getClientRects();
-            const first = rects[0], last = rects[rects.length - 1];
-            return [first.left + 1, (first.top + first.bottom) / 2,
-                    last.right - 1, (last.top + last.bottom) / 2];
-        }""",
-        [start, start + len(phrase)],
-    )
-    page.mouse.move(box[0], box[1])
-    page.mouse.down()
-    page.mouse.move(box[2], box[3], steps=8)
-    page.mouse.up()
+    drag_phrase(page, TEXT, phrase)
     expect(page.locator("#answer-preview")).to_have_text(phrase)
 
 
@@ -224,33 +200,6 @@ def test_a_paragraph_with_a_carriage_return_keeps_its_offsets(page, live_server,
 # Issue 12, item 9: few actions, nothing editable once sent; items 8, 13 and 17 on this page.
 
 
-def box_of(page, text, phrase):
-    """Return [x1, y1, x2, y2]: the left edge of phrase's first character and the right edge
-    of its last, in #paragraph (Python code-point offsets into text)."""
-    start = text.index(phrase)
-    return page.evaluate(
-        """([start, end]) => {
-            const p = document.getElementById('paragraph');
-            const text = p.textContent;
-            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
-                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
-            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-            const locate = (offset) => { let node, seen = 0;
-                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
-                    return [node, offset - seen]; seen += node.length; } };
-            const [a, ao] = locate(u(start)); walker.currentNode = p;
-            const [b, bo] = locate(u(end));
-            const range = document.createRange();
-            range.setStart(a, ao); range.setEnd(b, bo);
-            const rects = range.getClientRects();
-            const first = rects[0], last = rects[rects.length - 1];
-            return [first.left + 1, (first.top + first.bottom) / 2,
-                    last.right - 1, (last.top + last.bottom) / 2];
-        }""",
-        [start, start + len(phrase)],
-    )
-
-
 class Actions:
     """The user's actions, counted: a drag, a click, a key press, one question's typing."""
 
@@ -258,11 +207,7 @@ class Actions:
         self.page, self.count = page, 0
 
     def drag(self, text, phrase):
-        box = box_of(self.page, text, phrase)
-        self.page.mouse.move(box[0], box[1])
-        self.page.mouse.down()
-        self.page.mouse.move(box[2], box[3], steps=8)
-        self.page.mouse.up()
+        drag_phrase(self.page, text, phrase)
         self.count += 1
 
     def type(self, words):
@@ -325,11 +270,7 @@ def test_once_sent_the_questions_are_shown_not_editable(page, live_server, setup
     expect(page.locator("#select-inside-words")).to_be_hidden()
     expect(page.locator("#next-paragraph")).to_be_focused()
     # A selection in the paragraph changes nothing any more.
-    box = box_of(page, TEXT, "Ardèche")
-    page.mouse.move(box[0], box[1])
-    page.mouse.down()
-    page.mouse.move(box[2], box[3], steps=4)
-    page.mouse.up()
+    drag(page, phrase_box(page, TEXT, "Ardèche"), steps=4)
     page.wait_for_timeout(500)
     expect(page.locator("#paragraph mark.answer-candidate")).to_have_count(0)
     expect(page.locator("#paragraph mark.answer-mark")).to_have_count(3)
@@ -543,6 +484,7 @@ def test_on_a_phone_the_pace_keeps_its_times_on_one_line(browser, live_server, s
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     settle(page)
     context.close()
+
 
 def test_text_typed_just_before_leaving_the_page_is_saved(page, live_server, setup):
     sign_in(page, live_server, "e2e-ann", PASSWORD)

@@ -21,14 +21,9 @@ from annotation.models import (
     ModelRound,
     Question,
 )
-from annotation.services.campaigns import campaign_create
-from annotation.services.work import lease_claim_next, questions_submit
-from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.reviewing import open_next_review, written_for_review
 from tests.e2e.test_review import PASSWORD, TEXT, drag_select_span
 from tests.e2e.test_sign_in import sign_in
-from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -40,27 +35,12 @@ def written_with_model(db):
     """Three sampled questions by e2e-author; the first one, « Toulouse », has two attempts against the
     lexical model: the model answered « Toulouse à la mer Méditerranée » the second time
     (1 word of 4 right, all of the answer: F1 = 2 · 0.25 · 1 / 1.25 = 40 %, not under 40)."""
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
-    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
-    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
-    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
-    lease = lease_claim_next(campaign=campaign, annotator=author).lease
     texts = ["Que relie le canal ?", "Qui dirigea les travaux ?", "Quand fut-il inauguré ?"]
     answers = ["Toulouse", "Pierre-Paul Riquet", "1681"]
-    question, *_others = questions_submit(
-        lease=lease,
-        questions=[
-            {"text": t, "answer_start": TEXT.index(a), "answer_text": a}
-            for t, a in zip(texts, answers, strict=True)
-        ],
+    campaign, (question, *_others) = written_for_review(
+        TEXT, list(zip(texts, answers, strict=True))
     )
+    lease = question.lease
     Campaign.objects.filter(pk=campaign.pk).update(model_kind=ModelKind.LEXICAL, model_round=1)
     model_round = ModelRound.objects.create(
         campaign=campaign,
@@ -110,10 +90,7 @@ def open_review(page, live_server, campaign):
     sign_in(page, live_server, "e2e-rev", PASSWORD)
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     page.reload()
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
-    expect(page).to_have_url(re.compile(r"/review/leases/\d+/$"))
+    open_next_review(page, campaign)
 
 
 def test_a_reviewer_corrects_the_span_and_the_question_now_fools_the_model(

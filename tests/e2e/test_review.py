@@ -1,20 +1,13 @@
 """Journey: a reviewer claims a sampled question, corrects its span with the mouse and its text,
 and saves; the new version's offsets are code points of the stored paragraph."""
 
-import re
-from decimal import Decimal
-
 import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Answer, Lease, Question, QuestionRevision, Review
-from annotation.services.campaigns import campaign_create
-from annotation.services.work import lease_claim_next, questions_submit
-from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.mouse import drag_phrase
+from tests.e2e.reviewing import open_next_review, written_for_review
 from tests.e2e.test_sign_in import sign_in
-from tests.factories import UserFactory
 
 # `make test` runs it on SQLite too (the live server and the test share the SQLite file).
 pytestmark = [
@@ -32,88 +25,27 @@ PASSWORD = "a long e2e password"
 
 
 def drag_select_span(page, text, phrase, preview):
-    """Select `phrase` of `text` in #paragraph with a real mouse drag; wait for `preview`.
-
-    tests/e2e/test_annotate.py's drag_select does the same on the questions page only (it
-    waits for #question-counter and reads that module's TEXT), hence this general version.
-    """
-    start = text.index(phrase)  # Python code points, as the platform stores offsets
-    box = page.evaluate(
-        """([start, end]) => {
-            const p = document.getElementById('paragraph');
-            const text = p.textContent;
-            const u = (cp) => { let i = 0, n = 0; while (n < cp) { const c = text.codePointAt(i);
-                                 i += c > 0xffff ? 2 : 1; n++; } return i; };
-            const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-            const locate = (offset) => { let node, seen = 0;
-                while ((node = walker.nextNode())) { if (seen + node.length >= offset)
-                    return [node, offset - seen]; seen += node.length; } };
-            const [a, ao] = locate(u(start)); walker.currentNode = p;
-            const [b, bo] = locate(u(end));
-            const range = document.createRange();
-            range.setStart(a, ao); range.setEnd(b, bo);
-            range.startContainer.parentElement.scrollIntoView({block: 'nearest'});
-            const rects = range.getClientRects();
-            const first = rects[0], last = rects[rects.length - 1];
-            return [first.left + 1, (first.top + first.bottom) / 2,
-                    last.right - 1, (last.top + last.bottom) / 2];
-        }""",
-        [start, start + len(phrase)],
-    )
-    page.mouse.move(box[0], box[1])
-    page.mouse.down()
-    page.mouse.move(box[2], box[3], steps=8)
-    page.mouse.up()
+    """Select `phrase` of `text` in #paragraph with a real mouse drag; wait for `preview`."""
+    drag_phrase(page, text, phrase, scroll=True)
     expect(page.locator(preview)).to_have_text(phrase)
 
 
 @pytest.fixture
 def sampled(db):
     """Three questions by e2e-author on TEXT, every one sampled for review."""
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
-    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
-    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
-    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
-    lease = lease_claim_next(campaign=campaign, annotator=author).lease
-    questions = questions_submit(
-        lease=lease,
-        questions=[
-            {
-                "text": "Que relie le canal ?",
-                "answer_start": TEXT.index("Toulouse"),
-                "answer_text": "Toulouse",
-            },
-            {
-                "text": "Qui dirigea les travaux ?",
-                "answer_start": TEXT.index("Pierre-Paul Riquet"),
-                "answer_text": "Pierre-Paul Riquet",
-            },
-            {
-                "text": "Quand fut-il inauguré ?",
-                "answer_start": TEXT.index("1681"),
-                "answer_text": "1681",
-            },
-        ],
-    )
-    assert all(q.sampled_for_review for q in questions)
-    return campaign, questions
+    asked = [
+        ("Que relie le canal ?", "Toulouse"),
+        ("Qui dirigea les travaux ?", "Pierre-Paul Riquet"),
+        ("Quand fut-il inauguré ?", "1681"),
+    ]
+    return written_for_review(TEXT, asked)
 
 
 def test_reviewer_corrects_the_span_with_the_mouse_and_the_question(page, live_server, sampled):
     campaign, questions = sampled
     sign_in(page, live_server, "e2e-rev", PASSWORD)
     expect(page).to_have_url(f"{live_server.url}/review/")
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
-    expect(page).to_have_url(re.compile(r"/review/leases/\d+/$"))
+    open_next_review(page, campaign)
     first = Lease.objects.get(kind="review")
     assert first.question_id == questions[0].pk
     expect(page.locator("#review-question")).to_have_text("Que relie le canal ?")
@@ -166,9 +98,7 @@ def test_verdict_keys_work_after_a_click_in_the_paragraph(page, live_server, sam
     default verdict, approve, with the reviewer's comment."""
     campaign, questions = sampled
     sign_in(page, live_server, "e2e-rev", PASSWORD)
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
+    open_next_review(page, campaign)
     expect(page.locator("#review-question")).to_have_text("Que relie le canal ?")
     page.locator("#paragraph").click()
     expect(page.locator("#paragraph")).to_be_focused()
@@ -190,33 +120,13 @@ def test_verdict_keys_work_after_a_click_in_the_paragraph(page, live_server, sam
 
 
 def test_a_cut_answer_is_flagged_and_the_correction_takes_whole_words(page, live_server, db):
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
-    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
-    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
-    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
-    lease = lease_claim_next(campaign=campaign, annotator=author).lease
     texts = ["Qui dirigea les travaux ?", "Que relie le canal ?", "Quand fut-il inauguré ?"]
     answers = ["Pierre-Paul Riq", "Toulouse", "1681"]  # the first one cut inside "Riquet"
-    questions = questions_submit(
-        lease=lease,
-        questions=[
-            {"text": t, "answer_start": TEXT.index(a), "answer_text": a}
-            for t, a in zip(texts, answers, strict=True)
-        ],
-    )
+    campaign, questions = written_for_review(TEXT, list(zip(texts, answers, strict=True)))
     sign_in(page, live_server, "e2e-rev", PASSWORD)
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     page.reload()
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
+    open_next_review(page, campaign)
     expect(page.locator("#review-question")).to_have_text("Qui dirigea les travaux ?")
     expect(page.locator("#answer-hints li")).to_have_text(
         ["The answer ends inside the word “Riquet”."]

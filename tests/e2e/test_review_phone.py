@@ -5,20 +5,12 @@ at the end of a long paragraph was hidden until the reviewer scrolled the box. T
 it into view when it opens, and again on the next question (the next page).
 """
 
-import re
-from decimal import Decimal
-
 import pytest
 from playwright.sync_api import expect
 
-from annotation.services.campaigns import campaign_create
-from annotation.services.work import lease_claim_next, questions_submit
-from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
 from tests.e2e.conftest import keep_screenshot
+from tests.e2e.reviewing import open_next_review, written_for_review
 from tests.e2e.test_sign_in import sign_in
-from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -36,40 +28,18 @@ TEXT = (
 
 @pytest.fixture
 def sampled(db):
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
-    campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
-    author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
-    UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)
-    lease = lease_claim_next(campaign=campaign, annotator=author).lease
     asked = [
         ("Quand fut-il inauguré ?", "1681"),
         ("Qui dirigea les travaux ?", "Pierre-Paul Riquet"),
         ("Que relie le canal ?", "Toulouse"),
     ]
-    questions = questions_submit(
-        lease=lease,
-        questions=[
-            {"text": text, "answer_start": TEXT.index(answer), "answer_text": answer}
-            for text, answer in asked
-        ],
-    )
-    assert all(q.sampled_for_review for q in questions)
+    campaign, _questions = written_for_review(TEXT, asked)
     return campaign
 
 
 def start_reviewing(page, live_server, campaign):
     page.goto(f"{live_server.url}/review/")
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
-    expect(page).to_have_url(re.compile(r"/review/leases/\d+/$"))
+    open_next_review(page, campaign)
 
 
 def answer_in_its_box(page) -> dict:

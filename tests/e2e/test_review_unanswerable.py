@@ -16,6 +16,7 @@ from annotation.services.questions import NewAnswer, NewQuestion, questions_stor
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
+from tests.e2e.reviewing import open_next_review
 from tests.e2e.test_review import PASSWORD, TEXT, drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
@@ -158,9 +159,7 @@ def test_a_mouse_selection_on_an_unanswerable_question_means_actually_answerable
     verdict "Actually answerable" (a correction of the plausible span is chosen on purpose)."""
     campaign, _questions = unanswerable
     sign_in(page, live_server, "e2e-rev", PASSWORD)
-    page.locator(
-        f"#review-queue form[action='/review/campaigns/{campaign.pk}/next/'] button"
-    ).click()
+    open_next_review(page, campaign)
     expect(page.locator("#paragraph mark.plausible-mark")).to_have_text("Toulouse")
     expect(page.locator("input[name=verdict][value=approve]")).to_be_checked()
     drag_select_span(page, TEXT, "Pierre-Paul Riquet", "#answerable-preview")
