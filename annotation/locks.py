@@ -225,11 +225,7 @@ def _revive_sqlite(cursor, kind: str, params: dict) -> int | None:
     revivable = cursor.fetchone()
     if revivable is None:
         return None
-    if revivable[1] is not None:
-        cursor.execute(
-            "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s",
-            [revivable[1]],
-        )
+    _take_place(cursor, revivable[1])
     cursor.execute(
         "UPDATE annotation_lease SET status = 'active', finished_at = NULL, "
         "expires_at = %s WHERE id = %s",
@@ -245,10 +241,7 @@ def _take_new_sqlite(cursor, kind: str, params: dict) -> int | None:
     picked = cursor.fetchone()
     if picked is None:
         return None
-    if picked[0] is not None:
-        cursor.execute(
-            "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s", [picked[0]]
-        )
+    _take_place(cursor, picked[0])
     cursor.execute(
         """
             INSERT INTO annotation_lease (campaign_id, kind, paragraph_id, question_id,
@@ -261,6 +254,14 @@ def _take_new_sqlite(cursor, kind: str, params: dict) -> int | None:
         params | {"paragraph": picked[1], "question": picked[2]},
     )
     return cursor.fetchone()[0]
+
+
+def _take_place(cursor, item_id: int | None) -> None:
+    """Take one of the work item's places for a lease (a lease of no item takes none)."""
+    if item_id is not None:
+        cursor.execute(
+            "UPDATE annotation_workitem SET places = places - 1 WHERE id = %s", [item_id]
+        )
 
 
 def claim(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
@@ -170,17 +171,12 @@ def schedule_create(*, created_by, **data) -> ReleaseSchedule:
     """Record a schedule; its first slot is the next one from now."""
     checked = _checked(DEFAULTS | data)
     campaigns = checked.pop("campaigns")
-    taken = ServiceError({"name": [_("Another schedule has this name.")]})
-    try:
-        with transaction.atomic():
-            if ReleaseSchedule.objects.filter(name=checked["name"]).exists():
-                raise taken
-            schedule = ReleaseSchedule(created_by=created_by, **checked)
-            schedule.next_run_at = _slot_after(schedule, timezone.now())
-            schedule.save()
-            schedule.campaigns.set(campaigns)
-    except IntegrityError:  # another request took the name meanwhile (the unique index)
-        raise taken from None
+    with _name_kept():
+        _check_name_free(checked["name"])
+        schedule = ReleaseSchedule(created_by=created_by, **checked)
+        schedule.next_run_at = _slot_after(schedule, timezone.now())
+        schedule.save()
+        schedule.campaigns.set(campaigns)
     return schedule
 
 
@@ -189,25 +185,41 @@ def schedule_update(*, schedule: ReleaseSchedule, **changes) -> ReleaseSchedule:
     weekday, or a schedule enabled again, takes the next slot from now."""
     checked = _checked(schedule_values(schedule) | changes)
     campaigns = checked.pop("campaigns")
-    taken = ServiceError({"name": [_("Another schedule has this name.")]})
+    with _name_kept():
+        locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
+        _check_name_free(checked["name"], other_than=locked.pk)
+        timing = ("frequency", "hour", "weekday")
+        moved = any(checked[f] != getattr(locked, f) for f in timing)
+        woken = checked["enabled"] and not locked.enabled
+        for field, value in checked.items():
+            setattr(locked, field, value)
+        if moved or woken or locked.next_run_at is None:
+            locked.next_run_at = _slot_after(locked, timezone.now())
+        locked.save()
+        locked.campaigns.set(campaigns)
+    return locked
+
+
+def _name_taken() -> ServiceError:
+    return ServiceError({"name": [_("Another schedule has this name.")]})
+
+
+def _check_name_free(name: str, *, other_than: int | None = None) -> None:
+    """Refuse a name that another schedule has (in the writer's transaction, `_name_kept`)."""
+    if ReleaseSchedule.objects.filter(name=name).exclude(pk=other_than).exists():
+        raise _name_taken()
+
+
+@contextmanager
+def _name_kept():
+    """The transaction that writes a schedule's name: when another request took the name
+    meanwhile (after `_check_name_free` looked), the unique index refuses the write, and the
+    name is refused as taken."""
     try:
         with transaction.atomic():
-            locked = ReleaseSchedule.objects.select_for_update().get(pk=schedule.pk)
-            others = ReleaseSchedule.objects.filter(name=checked["name"]).exclude(pk=locked.pk)
-            if others.exists():
-                raise taken
-            timing = ("frequency", "hour", "weekday")
-            moved = any(checked[f] != getattr(locked, f) for f in timing)
-            woken = checked["enabled"] and not locked.enabled
-            for field, value in checked.items():
-                setattr(locked, field, value)
-            if moved or woken or locked.next_run_at is None:
-                locked.next_run_at = _slot_after(locked, timezone.now())
-            locked.save()
-            locked.campaigns.set(campaigns)
-    except IntegrityError:  # another request took the name meanwhile (the unique index)
-        raise taken from None
-    return locked
+            yield
+    except IntegrityError:
+        raise _name_taken() from None
 
 
 def schedule_set_enabled(*, schedule: ReleaseSchedule, enabled: bool) -> ReleaseSchedule:
