@@ -602,6 +602,25 @@ def test_a_taken_name_is_a_400_naming_it(boss):
     ]
 
 
+def test_a_name_taken_meanwhile_is_refused_by_the_index_as_taken(boss, monkeypatch):
+    """Another request takes the name after the check looked: the unique index refuses the
+    write, and the name is refused as taken, on create and on update alike."""
+    client = api_client(boss)
+    first = client.post(API, VALID, format="json").json()
+    other = client.post(API, VALID | {"name": "other"}, format="json").json()
+    monkeypatch.setattr(schedules, "_check_name_free", lambda name, other_than=None: None)
+    again = client.post(API, VALID, format="json")
+    assert again.status_code == 400
+    assert again.json()["errors"] == {"name": ["Une autre planification porte ce nom."]}
+    renamed = client.patch(f"{API}{other['id']}/", {"name": "nightly"}, format="json")
+    assert renamed.status_code == 400
+    assert renamed.json()["errors"] == {"name": ["Une autre planification porte ce nom."]}
+    assert sorted(ReleaseSchedule.objects.values_list("pk", "name")) == [
+        (first["id"], "nightly"),
+        (other["id"], "other"),
+    ]
+
+
 def test_a_bad_change_is_a_400_and_changes_nothing(boss):
     client = api_client(boss)
     created = client.post(API, VALID, format="json").json()
