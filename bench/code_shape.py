@@ -15,12 +15,17 @@ printed, and with `-v` its rows. By hand, the same:
       mkdir -p "$D/$(dirname $f)"; cp "$f" "$D/$f"; done; (cd "$D" && duplicates --seconds 120 \
       --most 200); rm -rf "$D"
 
-docs/architecture.md ("Deliberately apart") says which pairs stay, and why.
+Each pair is then sorted by what its first place holds (`pair_kind`): model, serializer, form
+or dataclass declarations; route tables; calls and signatures written one keyword a line; data
+and message tables; or other code. The tally is printed after the tool's first line; with `-v`
+each row ends with its kind. docs/architecture.md ("Deliberately apart") says which pairs stay,
+and why.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -77,6 +82,67 @@ def duplicates(root: Path) -> list[str]:
     return done.stdout.splitlines()
 
 
+# What a line of each kind looks like, white space stripped. A run is of a kind when most of its
+# lines are; the first kind that holds wins, in this order.
+KINDS = {
+    "declarations": [
+        r"\w+ = (models|serializers|forms)\.\w+\(",  # a field
+        r"\w+ = \S+, _\(",  # a choice
+        r"\w+: [\w\[\]|., ]+ = ",  # a dataclass field and its default
+        r"class \w+(\(.*\))?:",
+        r"(verbose_name|verbose_name_plural|ordering|constraints|indexes|db_table|name) = ",
+        r"(fields|read_only_fields|exclude) = ",
+        r"models\.(UniqueConstraint|CheckConstraint|Index|Q)\(",
+        r"(fields|name|condition|check)=",
+        r"(required|allow_null|help_text|label|default)=",
+        r"def __str__\(self\)",
+        r"return f?\"",
+        r'"""',
+    ],
+    "routes": [r"path\(", r"app_name = ", r"urlpatterns = \[", r'"[^"]*/",', r'name="[^"]*"'],
+    "keyword rows": [
+        r"\*{0,2}\w+=[^=(]+(\(.*\))?,?\)?$",  # name=value,
+        r"\*{0,2}\w+(: [^=]+)?( = [^=]+)?,$",  # a parameter
+        r"([\w.]+ = |return )?[\w.]+\($",  # a call or signature opens
+        r"(def \w+\(|\) -> .*:$)",
+    ],
+    "data tables": [r"\(?\"[^\"]*\"(, .*)?\)?,?$", r'"\w+": ', r"\(.*\),$"],
+}
+_THIN = re.compile(r"^[\s()\[\]{},:]*$")
+
+
+def pair_kind(lines: list[str]) -> str:
+    """The kind of a run of lines (the first place of a pair): one of KINDS' keys, or
+    "other" when no kind holds most of its lines. Blank, comment and punctuation lines do
+    not count, as in the tool."""
+    kept = [line.strip() for line in lines]
+    kept = [line for line in kept if line and not line.startswith("#") and not _THIN.match(line)]
+    for kind, patterns in KINDS.items():
+        matched = sum(any(re.match(p, line) for p in patterns) for line in kept)
+        if kept and matched * 2 > len(kept):
+            return kind
+    return "other"
+
+
+_ROW = re.compile(r"^D\d+ (\S+):(\d+)-(\d+) ~ ")
+
+
+def tally(rows: list[str], root: Path = ROOT) -> tuple[dict[str, int], list[str]]:
+    """Return ({kind: pairs}, the rows each with its kind at the end)."""
+    counts = dict.fromkeys([*KINDS, "other"], 0)
+    marked = []
+    for row in rows:
+        found = _ROW.match(row)
+        if not found:
+            continue
+        path, first, last = found.group(1), int(found.group(2)), int(found.group(3))
+        lines = (root / path).read_text(encoding="utf-8").splitlines()[first - 1 : last]
+        kind = pair_kind(lines)
+        counts[kind] += 1
+        marked.append(f"{row}  [{kind}]")
+    return counts, marked
+
+
 def main() -> None:
     found = measure(ROOT)
     longest = [f for f in found["functions"] if f[0] > LONGEST_LINES]
@@ -95,7 +161,11 @@ def main() -> None:
             print("duplicates: the tool is not installed here")
             return
         lines = duplicates(ROOT)
-        print("\n".join(lines if "-v" in sys.argv else lines[:1]))
+        counts, marked = tally(lines)
+        print("\n".join(lines[:1]))
+        print("by kind: " + ", ".join(f"{kind} {n}" for kind, n in counts.items()))
+        if "-v" in sys.argv:
+            print("\n".join(marked + [line for line in lines[1:] if not _ROW.match(line)]))
 
 
 if __name__ == "__main__":
