@@ -16,8 +16,7 @@ from playwright.sync_api import expect
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.factories import UserFactory
 
 PASSWORD = "a long e2e password"
@@ -26,14 +25,7 @@ PASSWORD = "a long e2e password"
 def written_for_review(text: str, asked: list[tuple[str, str]], *, title: str = "Canal du Midi"):
     """Return (campaign, questions): `asked` is [(question, answer)], each answer's first
     occurrence in `text` its span; every question is sampled for review."""
-    article_store(
-        language="fr",
-        source=SourceArticle(title=title, source_title=title),
-        paragraphs=[text],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article(title, text)
     campaign = campaign_create(name="Questions", splits=["dev"], review_rate=Decimal("1"))
     author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
     UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)

@@ -10,8 +10,7 @@ from annotation.models import Answer, Lease
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_claim_next, questions_submit
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.conftest import settle
 from tests.e2e.mouse import drag_phrase
 from tests.e2e.test_review import drag_select_span
@@ -36,14 +35,7 @@ PASSWORD = "a long e2e password"
 @pytest.fixture
 def to_answer(db):
     """Three questions by e2e-author on TEXT (dev) and a campaign of additional answers."""
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Tour Eiffel", source_title="Tour Eiffel"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("Tour Eiffel", TEXT)
     questions_campaign = campaign_create(name="Questions", splits=["dev"])
     author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)

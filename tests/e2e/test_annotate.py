@@ -11,6 +11,7 @@ from annotation.services.campaigns import campaign_create
 from core.roles import Role
 from corpus.readers import SourceArticle
 from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.conftest import settle
 from tests.e2e.mouse import drag, drag_phrase, phrase_box
 from tests.e2e.test_sign_in import sign_in
@@ -33,14 +34,7 @@ PASSWORD = "a long e2e password"
 
 @pytest.fixture
 def setup(db):
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Loire", source_title="Loire"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("Loire", TEXT)
     campaign = campaign_create(name="Questions", splits=["dev"])
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     return campaign
@@ -146,14 +140,7 @@ def test_editing_a_question_keeps_the_unsent_one_and_the_others(page, live_serve
 
 def test_a_paragraph_with_a_carriage_return_keeps_its_offsets(page, live_server, db):
     text = "Première ligne du texte.\r\nSeconde ligne : la Garonne arrose Toulouse et Bordeaux."
-    article_store(
-        language="fr",
-        source=SourceArticle(title="CR", source_title="CR"),
-        paragraphs=[text],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("CR", text)
     campaign_create(name="CR", splits=["dev"])
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     sign_in(page, live_server, "e2e-ann", PASSWORD)
@@ -427,14 +414,7 @@ LONG_TEXT = TEXT + (
 
 def test_on_a_phone_the_paragraph_stays_in_reach_while_writing(browser, live_server, db):
     assert len(LONG_TEXT) > 850  # a long paragraph fills a phone's screen by itself
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Loire", source_title="Loire"),
-        paragraphs=[LONG_TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("Loire", LONG_TEXT)
     campaign_create(name="Questions", splits=["dev"])
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     context = browser.new_context(

@@ -8,8 +8,7 @@ from annotation.models import Answer, DifferenceLabelling, Question
 from annotation.selectors.differences import difference_sample
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
 
@@ -28,14 +27,7 @@ PASSWORD = "a long e2e password"
 @pytest.fixture
 def sample(db):
     """One dev article with four answered questions: all four are sampled."""
-    paragraph = article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    ).paragraphs.get()
+    paragraph = one_article("Canal du Midi", TEXT).paragraphs.get()
     campaign = campaign_create(name="Questions", splits=["dev"])
     author = UserFactory(username="e2e-author", roles=[Role.ANNOTATOR])
     UserFactory(username="e2e-rev", roles=[Role.REVIEWER], password=PASSWORD)

@@ -17,8 +17,7 @@ from annotation.models import Lease
 from annotation.services.campaigns import campaign_create
 from annotation.services.work import lease_release
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.test_review import drag_select_span
 from tests.e2e.test_sign_in import sign_in
 from tests.factories import UserFactory
@@ -85,14 +84,7 @@ def only_failed_loads(problems: list[str]) -> bool:
 @pytest.fixture
 def paragraph_page(db, page, live_server):
     """An annotator on a freshly claimed paragraph's page."""
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Rhône", source_title="Rhône"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("Rhône", TEXT)
     campaign_create(name="Questions", splits=["dev"])
     UserFactory(username="e2e-drafts", roles=[Role.ANNOTATOR], password=PASSWORD)
     page.clock.install()  # time flows; a test may jump ahead

@@ -11,9 +11,8 @@ from playwright.sync_api import expect
 from annotation.models import ModelAttempt, Question
 from annotation.services.campaigns import campaign_create
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
 from evaluation.services.model_loop.campaign_model import campaign_model_set
+from tests.e2e.articles import one_article
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.evaluation.predict_servers import Slow, serving
 from tests.factories import UserFactory
@@ -28,14 +27,7 @@ MOUTH = "Où la Loire se jette-t-elle ?"  # "Saint": F1 0 against "Saint-Nazaire
 
 @pytest.fixture
 def paragraph(db):
-    article = article_store(
-        language="fr",
-        source=SourceArticle(title="Loire", source_title="Loire"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    article = one_article("Loire", TEXT)
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     return article.paragraphs.get()
 
@@ -199,14 +191,7 @@ def test_a_tiny_transformer_served_by_a_real_worker_answers_on_the_page(
     from tests.evaluation.test_model_loop import CONTEXT, QUESTION, trained_zola_checkpoint
 
     folder, expected = trained_zola_checkpoint(tmp_path / "zola")
-    article_store(
-        language="fr",
-        source=SourceArticle(title="Zola", source_title="Zola"),
-        paragraphs=[CONTEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    one_article("Zola", CONTEXT)
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     release = Release.objects.create(name="r", version="1", status=Release.Status.SUCCEEDED)
     settings.MODELS_DIR = tmp_path  # the folder's name relative to it is the run's model

@@ -14,8 +14,7 @@ from annotation.models import Answer, Question, QuestionRevision, Review
 from annotation.services.campaigns import campaign_create
 from annotation.services.questions import NewAnswer, NewQuestion, questions_store
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.reviewing import open_next_review
 from tests.e2e.test_review import PASSWORD, TEXT, drag_select_span
 from tests.e2e.test_sign_in import sign_in
@@ -33,14 +32,7 @@ QUESTIONS = [
 
 @pytest.fixture
 def unanswerable(db):
-    article = article_store(
-        language="fr",
-        source=SourceArticle(title="Canal du Midi", source_title="Canal du Midi"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    article = one_article("Canal du Midi", TEXT)
     campaign = campaign_create(
         name="Sans réponse", kind="unanswerable", splits=["dev"], review_rate=Decimal("1")
     )

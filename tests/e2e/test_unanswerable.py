@@ -11,8 +11,7 @@ from annotation.models import Answer, Question
 from annotation.services.campaigns import campaign_create, campaign_update
 from annotation.services.work import questions_write
 from core.roles import Role
-from corpus.readers import SourceArticle
-from corpus.services.articles import article_store
+from tests.e2e.articles import one_article
 from tests.e2e.conftest import settle
 from tests.e2e.test_annotate import PASSWORD, TEXT, drag_select
 from tests.e2e.test_review import drag_select_span
@@ -34,14 +33,7 @@ EXISTING = [
 
 @pytest.fixture
 def paragraph(db):
-    article = article_store(
-        language="fr",
-        source=SourceArticle(title="Loire", source_title="Loire"),
-        paragraphs=[TEXT],
-        wave="1.0",
-        split="dev",
-        kind="file",
-    )
+    article = one_article("Loire", TEXT)
     UserFactory(username="e2e-ann", roles=[Role.ANNOTATOR], password=PASSWORD)
     return article.paragraphs.get()
 
