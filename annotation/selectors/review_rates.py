@@ -77,29 +77,29 @@ def why_text(why: str, *, rate: Decimal, items: int, errors: int, bar: Decimal) 
         "bar": f"{Decimal(bar) * 100:.0f}",
     }
     texts = {
-        Why.FIXED: _("rate %(rate)s %%: the campaign's rate"),
-        Why.WARMUP: _("rate %(rate)s %%: the annotator's first questions (warm-up)"),
-        Why.START: _("rate %(rate)s %%: too few checked items yet (%(items)s) to move it"),
+        Why.FIXED: _("rate %(rate)s%%: the campaign's rate"),
+        Why.WARMUP: _("rate %(rate)s%%: the annotator's first questions (warm-up)"),
+        Why.START: _("rate %(rate)s%%: too few checked items yet (%(items)s) to move it"),
         Why.UNSURE: _(
-            "rate %(rate)s %% until the evidence decides: %(errors)s errors in %(items)s "
-            "checked items, not yet clearly above or below the %(bar)s %% bar"
+            "rate %(rate)s%% until the evidence decides: %(errors)s errors in %(items)s "
+            "checked items, not yet clearly above or below the %(bar)s%% bar"
         ),
         Why.SUSPECT: _(
-            "rate %(rate)s %% because %(errors)s errors in %(items)s checked items is above "
-            "the %(bar)s %% bar, not yet proven"
+            "rate %(rate)s%% because %(errors)s errors in %(items)s checked items is above "
+            "the %(bar)s%% bar, not yet proven"
         ),
         Why.ABOVE: _(
-            "rate %(rate)s %% because %(errors)s errors in %(items)s checked items are "
-            "clearly above the %(bar)s %% bar"
+            "rate %(rate)s%% because %(errors)s errors in %(items)s checked items are "
+            "clearly above the %(bar)s%% bar"
         ),
         Why.GOOD: _(
-            "rate %(rate)s %% because %(errors)s errors in %(items)s checked items are "
-            "clearly below the %(bar)s %% bar"
+            "rate %(rate)s%% because %(errors)s errors in %(items)s checked items are "
+            "clearly below the %(bar)s%% bar"
         ),
     }
     text = texts.get(why)
     if text is None:
-        return _("rate %(rate)s %%") % values
+        return _("rate %(rate)s%%") % values
     return text % values
 
 
@@ -112,30 +112,30 @@ def drawn_text(question: Question, campaign: Campaign) -> str:
         "bar": f"{Decimal(campaign.review_error_bar) * 100:.0f}",
     }
     texts = {
-        Why.FIXED: _("drawn: rate %(rate)s %%, the campaign's rate for everyone"),
-        Why.WARMUP: _("drawn: rate %(rate)s %% because it is among the author's first questions"),
+        Why.FIXED: _("drawn: rate %(rate)s%%, the campaign's rate for everyone"),
+        Why.WARMUP: _("drawn: rate %(rate)s%% because it is among the author's first questions"),
         Why.START: _(
-            "drawn: rate %(rate)s %%, the campaign's, because too few of the author's items "
+            "drawn: rate %(rate)s%%, the campaign's, because too few of the author's items "
             "were checked yet to move it"
         ),
         Why.UNSURE: _(
-            "drawn: rate %(rate)s %% because the author's checked items do not show yet "
-            "that their errors are below the %(bar)s %% bar"
+            "drawn: rate %(rate)s%% because the author's checked items do not show yet "
+            "that their errors are below the %(bar)s%% bar"
         ),
         Why.SUSPECT: _(
-            "drawn: rate %(rate)s %% because the author's errors so far are above the "
-            "%(bar)s %% bar (not yet proven)"
+            "drawn: rate %(rate)s%% because the author's errors so far are above the "
+            "%(bar)s%% bar (not yet proven)"
         ),
         Why.ABOVE: _(
-            "drawn: rate %(rate)s %% because the author's errors are clearly above the "
-            "%(bar)s %% bar"
+            "drawn: rate %(rate)s%% because the author's errors are clearly above the "
+            "%(bar)s%% bar"
         ),
         Why.GOOD: _(
-            "drawn: rate %(rate)s %% because the author's errors are reliably below the "
-            "%(bar)s %% bar"
+            "drawn: rate %(rate)s%% because the author's errors are reliably below the "
+            "%(bar)s%% bar"
         ),
     }
-    return texts.get(question.review_why, _("drawn: rate %(rate)s %%")) % values
+    return texts.get(question.review_why, _("drawn: rate %(rate)s%%")) % values
 
 
 @dataclass(frozen=True)

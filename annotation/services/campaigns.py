@@ -149,7 +149,7 @@ def _check_targets(targets, errors: dict) -> None:
     if any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100 for v in values):
         errors["question_type_targets"] = [_("Each target is a whole percent from 0 to 100.")]
     elif sum(values) > 100:
-        errors["question_type_targets"] = [_("The targets add up to more than 100 %.")]
+        errors["question_type_targets"] = [_("The targets add up to more than 100%.")]
 
 
 def campaign_check(data: dict) -> dict[str, list[str]]:

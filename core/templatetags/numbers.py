@@ -1,9 +1,12 @@
 """Counts as people read them: `{{ n|grouped }}` writes an integer with the language's
 thousands separator (1 000 000 in French, 1,000,000 in English). Pages at 10× FQuAD show
-counts in the millions; ids and values inside attributes never go through it."""
+counts in the millions; ids and values inside attributes never go through it.
+`{{ share|floatformat:1|percent }}` puts the percent sign as the language writes it."""
 
 from django import template
+from django.utils import translation
 from django.utils.formats import number_format
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -29,3 +32,20 @@ def decimal_plural(value, places=1):
     if places <= 0:
         return round(value)
     return 0 if abs(round(value, places)) < 2 else 2
+
+
+# French puts a no-break space before a number's %; which one a page used is kept as it was.
+_FRENCH_SPACES = {"narrow": "\u202f", "nbsp": "&nbsp;", "space": " "}
+
+
+@register.filter
+def percent(value, french_space="narrow"):
+    """`value` (a number as the page shows it, floatformat'ed or "—") with its percent sign:
+    "25%" in English (Chicago, AP and Microsoft style), "25 %" in French, whose space is
+    `french_space`: "narrow" (U+202F, the catalogue's rule), "nbsp" (the `&nbsp;` entity) or
+    "space" (a plain space, which a line may break at)."""
+    if (translation.get_language() or "").split("-")[0] != "fr":
+        return format_html("{}%", value)
+    if french_space not in _FRENCH_SPACES:
+        raise template.TemplateSyntaxError(f"percent: unknown French space {french_space!r}")
+    return format_html("{}" + _FRENCH_SPACES[french_space] + "%", value)  # value is escaped

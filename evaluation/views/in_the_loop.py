@@ -64,7 +64,7 @@ class CampaignModelForm(forms.Form):
     )
     model_f1_threshold = forms.CharField(
         label=gettext_lazy("Fooled below this F1 (%)"),
-        help_text=gettext_lazy("Beat the AI (Bartolo et al., 2020) used 40 %."),
+        help_text=gettext_lazy("Beat the AI (Bartolo et al., 2020) used 40%."),
     )
     model_fooling_target = forms.CharField(
         label=gettext_lazy("Model-fooling questions asked per paragraph"),

@@ -97,7 +97,7 @@ def test_errors_above_the_bar_raise_the_rate_once_twenty_items_say_so(setup):
     )
     assert (figures.low, figures.high) == (92.4, 100.0)
     assert figures.why_text == (
-        "rate 40 % because 20 errors in 20 checked items are clearly above the 15 % bar"
+        "rate 40% because 20 errors in 20 checked items are clearly above the 15% bar"
     )
     write(campaign, annotator)
     assert rates(campaign, annotator)[-5:] == [(CEILING, Why.ABOVE)] * 5
@@ -177,7 +177,7 @@ def test_the_review_page_says_why_the_question_was_drawn(setup):
     browser = Client()
     browser.force_login(reviewer)
     for language, expected in (
-        ("en", "Drawn: rate 40 % because the author’s errors are clearly above the 15 % bar"),
+        ("en", "Drawn: rate 40% because the author’s errors are clearly above the 15% bar"),
         (
             "fr",
             "Tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
@@ -218,11 +218,11 @@ def test_the_quality_table_shows_each_annotators_rate_why_and_gold_score(setup):
     gold = html.split('data-column="gold">', 1)[1].split("</td>", 1)[0]
     # 20 rejected of 20 reviewed and 1 wrong gold answer of 2: 21 errors in 22 items.
     assert " ".join(rate.split()) == (
-        '40&nbsp;%<br><span class="hint">rate 40 % because 21 errors in 22 checked items are '
-        "clearly above the 15 % bar</span>"
+        '40%<br><span class="hint">rate 40% because 21 errors in 22 checked items are '
+        "clearly above the 15% bar</span>"
     )
     assert " ".join(gold.split()) == (
-        '50.0&nbsp;% <span class="hint">[16.4–83.6]</span><br>'
+        '50.0% <span class="hint">[16.4–83.6]</span><br>'
         '<span class="hint">F1 50.0 over 2 answers</span>'
     )
     # The API gives the same figures.

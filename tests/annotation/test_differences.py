@@ -328,7 +328,7 @@ def test_the_pages_label_and_go_on_to_the_next_question(client, corpus, people):
     table = client.get("/review/differences/").content.decode()
     assert 'id="differences-table"' in table
     assert (
-        '<td class="num" data-wave="all">100.0&nbsp;% <span class="hint">(1)</span></td>' in table
+        '<td class="num" data-wave="all">100.0% <span class="hint">(1)</span></td>' in table
     )
     assert '<td class="num" data-wave="all">1 / 11</td>' in table
 

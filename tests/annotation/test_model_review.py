@@ -396,7 +396,7 @@ def test_the_review_page_shows_the_model_its_answer_and_the_attempts(
     html = page(response)
     assert text_of(by_id(html, "review-model-label")) == "Lexical baseline · round 1"
     assert text_of(by_id(html, "review-model-answer")) == "La Loire"
-    assert text_of(by_id(html, "review-model-scores")) == "EM 100 % · F1 100 %"
+    assert text_of(by_id(html, "review-model-scores")) == "EM 100% · F1 100%"
     fooled = by_id(html, "review-model-fooled")
     assert (dict(fooled.attributes)["data-fooled"], text_of(fooled)) == ("false", "not fooled")
     assert text_of(by_id(html, "review-model-count")) == "3"
@@ -404,8 +404,8 @@ def test_the_review_page_shows_the_model_its_answer_and_the_attempts(
     items = [e for e in find_all(by_id(html, "review-attempts")) if e.name == "li"]
     assert [text_of(item) for item in items] == [
         "Quel <b>fleuve</b> ? → model unavailable",
-        "Quel fleuve long ? → plus long fleuve de France · F1 0 % · fooled",
-        "Question 0 sur « Loire » ? → La Loire · F1 100 % · not fooled",
+        "Quel fleuve long ? → plus long fleuve de France · F1 0% · fooled",
+        "Question 0 sur « Loire » ? → La Loire · F1 100% · not fooled",
     ]
     assert [dict(item.attributes).get("aria-current") for item in items] == [None, None, "true"]
     assert "Quel &lt;b&gt;fleuve&lt;/b&gt; ?" in html  # escaped, never markup
@@ -472,7 +472,7 @@ def test_a_fooled_question_and_an_answer_outside_the_paragraph(
     assert "&lt;i&gt;Seine&lt;/i&gt;" in html
     fooled = by_id(html, "review-model-fooled")
     assert (dict(fooled.attributes)["data-fooled"], text_of(fooled)) == ("true", "fooled")
-    assert text_of(by_id(html, "review-model-scores")) == "EM 0 % · F1 0 %"
+    assert text_of(by_id(html, "review-model-scores")) == "EM 0% · F1 0%"
     assert json_script(html, "review-model-span") is None
 
 

@@ -136,7 +136,7 @@ def test_worker_check_reports_the_worker_and_the_queue(check):
     assert check.message_text == "La file «\u202fdefault\u202f» est servie."
 
 
-@pytest.mark.parametrize(("language", "percent"), [("fr", "40\u202f%"), ("en", "40 %")])
+@pytest.mark.parametrize(("language", "percent"), [("fr", "40\u202f%"), ("en", "40%")])
 def test_the_status_writes_its_percent_as_the_language_does(check, language, percent):
     # French keeps the % on the number's line: a narrow no-break space, not a plain one.
     from django.template.loader import render_to_string

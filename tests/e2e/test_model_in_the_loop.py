@@ -59,7 +59,7 @@ def test_an_annotator_rephrases_until_the_model_is_fooled(page, live_server, par
     campaign = adversarial(model_kind="lexical", model_f1_threshold=40)
     start(page, live_server)
     expect(page.locator(".model-banner")).to_contain_text(
-        "Write at least 1 question that fools it: its answer overlaps yours under 40 % F1."
+        "Write at least 1 question that fools it: its answer overlaps yours under 40% F1."
     )
     expect(page.locator("#fooling-counter")).to_have_text("0 / 1 fooling the model")
 

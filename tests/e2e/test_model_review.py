@@ -105,7 +105,7 @@ def test_a_reviewer_corrects_the_span_and_the_question_now_fools_the_model(
     expect(page.locator("#review-model-label")).to_have_text("Lexical baseline · round 1")
     expect(page.locator("#review-model-answer")).to_have_text(MODEL_ANSWER)
     expect(page.locator("#review-model-fooled")).to_have_text("not fooled")
-    expect(page.locator("#review-model-scores")).to_have_text("EM 0 % · F1 40 %")
+    expect(page.locator("#review-model-scores")).to_have_text("EM 0% · F1 40%")
     expect(page.locator("#review-model-count")).to_have_text("2")
     expect(page.locator("#paragraph mark.review-model-mark")).to_have_text(
         ["Toulouse", " à la mer Méditerranée"]
@@ -127,9 +127,9 @@ def test_a_reviewer_corrects_the_span_and_the_question_now_fools_the_model(
     page.keyboard.press("m")
     expect(attempts.locator("li")).to_have_text(
         [
-            re.compile(r"^\s*Que relie-t-il \?\s*→ Pierre-Paul Riquet · F1 0\s% · fooled\s*$"),
+            re.compile(r"^\s*Que relie-t-il \?\s*→ Pierre-Paul Riquet · F1 0% · fooled\s*$"),
             re.compile(
-                r"^\s*Que relie le canal \?\s*→ " + MODEL_ANSWER + r" · F1 40\s% · not fooled\s*$"
+                r"^\s*Que relie le canal \?\s*→ " + MODEL_ANSWER + r" · F1 40% · not fooled\s*$"
             ),
         ]
     )

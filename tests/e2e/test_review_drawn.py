@@ -25,7 +25,7 @@ TEXT = (
 )
 DRAWN = {
     "fr": "Tirée : taux de 40 % car les erreurs de l’auteur dépassent nettement le seuil de 15 %",
-    "en": "Drawn: rate 40 % because the author's errors are clearly above the 15 % bar",
+    "en": "Drawn: rate 40% because the author's errors are clearly above the 15% bar",
 }
 
 

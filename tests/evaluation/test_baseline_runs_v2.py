@@ -320,7 +320,7 @@ def test_the_results_page_shows_the_answerable_and_unanswerable_breakdown(client
         "100.0",
         "66.7 / 100.0 / 80.0",
     ] + [f"{-FOUR_LOG2:.3f}"]
-    assert "82.3 %" in html
+    assert "82.3% F1 on it and 83% F1 overall" in html
     # The hint says what `_predict_lexical_scored` does (the SQuAD paper's sliding window).
     assert (
         "(for the sliding window, minus the weight of the question’s words in the best window of "

@@ -402,13 +402,13 @@ def test_the_results_page_plots_a_finished_curve_with_its_estimate(client):
     assert f'id="learning-curve-chart-{run.pk}"' in html
     assert f'<title id="learning-curve-chart-{run.pk}-title">' in html
     assert (
-        "At 2× (2,000 questions): F1 ≈ 78.3 (90 %: 75.0–80.1); "
-        "at 4× (4,000 questions): F1 ≈ 80.3 (90 %: 76.5–82.9)."
+        "At 2× (2,000 questions): F1 ≈ 78.3 (90%: 75.0–80.1); "
+        "at 4× (4,000 questions): F1 ≈ 80.3 (90%: 76.5–82.9)."
     ) in html
     assert html.count('class="estimate-row"') == 2
     assert f'id="learning-curve-types-{run.pk}"' in html
     assert "gains from more data" in html and "above the overall F1 (75.5)" in html
-    assert "why (pourquoi) 50 %" in html
+    assert "why (pourquoi) 50%" in html
     assert f'id="learning-curve-noise-{run.pk}"' not in html
 
 
@@ -434,8 +434,8 @@ def test_the_dashboard_loads_the_estimate_beside_the_annotation_cost(client):
     assert "About 50.0 more hours for +2.8 F1." in part
     assert "1,000 more questions at 180 s each" in part
     assert (
-        "At 2× (2,000 questions): F1 ≈ 78.3 (90 %: 75.0–80.1); "
-        "at 4× (4,000 questions): F1 ≈ 80.3 (90 %: 76.5–82.9)."
+        "At 2× (2,000 questions): F1 ≈ 78.3 (90%: 75.0–80.1); "
+        "at 4× (4,000 questions): F1 ≈ 80.3 (90%: 76.5–82.9)."
     ) in part
     assert 'name="target_why" inputmode="numeric" value="50"' in part
     assert 'name="target_who" inputmode="numeric" value="50"' in part
@@ -554,7 +554,7 @@ def test_a_gain_within_its_noise_says_more_data_would_not_help_and_proposes_noth
     assert (
         "<strong>More data of this kind would not help.</strong> Doubling the 1,000 training "
         f"questions (learning curve #{run.pk}) is estimated at +0.1 F1, within the noise of "
-        "the dev questions (90 %: +0.0 to +0.1)."
+        "the dev questions (90%: +0.0 to +0.1)."
     ) in part
     assert "more hours" not in part
     assert 'id="learning-targets-none"' in part
@@ -564,7 +564,7 @@ def test_a_gain_within_its_noise_says_more_data_would_not_help_and_proposes_noth
     assert (
         f'<p class="learning-curve-noise" id="learning-curve-noise-{run.pk}"><strong>More data '
         "of this kind would not help.</strong> The F1 gained at 2× (+0.1) is within the noise "
-        "of the dev questions (90 %: +0.0 to +0.1): no question-type targets are proposed.</p>"
+        "of the dev questions (90%: +0.0 to +0.1): no question-type targets are proposed.</p>"
     ) in html
     assert f'id="learning-curve-proposal-{run.pk}"' not in html
 

@@ -484,21 +484,21 @@ def test_the_results_page_shows_each_campaigns_rounds_escaped(loop, client):
     ]
     rows = table.split('<tr data-round="')[1:]
     assert len(rows) == 3
-    assert '<td class="num" data-figure="fooled">2 (50.0 %)</td>' in rows[0]
-    assert '<td class="num" data-figure="validated">1 (25.0 %)</td>' in rows[0]
+    assert '<td class="num" data-figure="fooled">2 (50.0%)</td>' in rows[0]
+    assert '<td class="num" data-figure="validated">1 (25.0%)</td>' in rows[0]
     assert '<td class="num">1.25</td>' in rows[0]
-    assert '<td class="num" data-figure="fooled">2 (66.7 %)</td>' in rows[1]
-    assert '<td class="num">60.0 %</td>' in rows[1]
+    assert '<td class="num" data-figure="fooled">2 (66.7%)</td>' in rows[1]
+    assert '<td class="num">60.0%</td>' in rows[1]
     assert '<td class="num" data-figure="fooled">0</td>' in rows[2]
     matrix = html[html.index("model-rounds-matrix") :]
     lines = matrix.split('<tr data-round="')[1:]
-    assert 'data-model="2">F1 50.0 · fooled 66.7 %' in lines[0]
-    assert 'data-model="3">F1 50.0 · fooled 33.3 %' in lines[0]
+    assert 'data-model="2">F1 50.0 · fooled 66.7%' in lines[0]
+    assert 'data-model="3">F1 50.0 · fooled 33.3%' in lines[0]
     assert (
-        'data-model="1">F1 50.0 · fooled 33.3 %<br><span class="hint">3 questions · while written'
+        'data-model="1">F1 50.0 · fooled 33.3%<br><span class="hint">3 questions · while written'
         in lines[0]
     )
-    assert 'data-model="3">F1 35.0 · fooled 50.0 %' in lines[1]
+    assert 'data-model="3">F1 35.0 · fooled 50.0%' in lines[1]
     assert 'data-model="3">no question</td>' in lines[2]
     client.cookies["django_language"] = "fr"
     html = client.get("/manage/results/model-rounds/").content.decode()

@@ -237,8 +237,8 @@ def _point(qa, run: BaselineRun, config, data: _CurveData, at: tuple, report) ->
     i, n, fraction, ids = at
     band = (int(95 * i / n), int(95 * (i + 1) / n))
     shown = Text.counted(
-        gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d question)"),
-        gettext_noop("point %(i)d of %(n)d: %(fraction)s %% (%(questions)d questions)"),
+        gettext_noop("point %(i)d of %(n)d: %(fraction)s%% (%(questions)d question)"),
+        gettext_noop("point %(i)d of %(n)d: %(fraction)s%% (%(questions)d questions)"),
         "questions",
         {"i": i + 1, "n": n, "fraction": fraction, "questions": len(ids)},
     )
