@@ -34,18 +34,14 @@ def decimal_plural(value, places=1):
     return 0 if abs(round(value, places)) < 2 else 2
 
 
-# French puts a no-break space before a number's %; which one a page used is kept as it was.
-_FRENCH_SPACES = {"narrow": "\u202f", "nbsp": "&nbsp;", "space": " "}
-
-
 @register.filter
-def percent(value, french_space="narrow"):
-    """`value` (a number as the page shows it, floatformat'ed or "—") with its percent sign:
-    "25%" in English (Chicago, AP and Microsoft style), "25 %" in French, whose space is
-    `french_space`: "narrow" (U+202F, the catalogue's rule), "nbsp" (the `&nbsp;` entity) or
-    "space" (a plain space, which a line may break at)."""
-    if (translation.get_language() or "").split("-")[0] != "fr":
+def percent(value):
+    """`value` (a number as the page shows it, floatformat'ed) with its percent sign: "25%" in
+    English (Chicago, AP and Microsoft style), "25 %" in French, with the narrow no-break
+    space of the catalogue's rule (no line breaks before the sign). "—" or nothing (no value)
+    stays as it is: no sign after a dash."""
+    if value in (None, "", "—"):
+        return value
+    if (translation.get_language() or "").split("-")[0] == "en":
         return format_html("{}%", value)
-    if french_space not in _FRENCH_SPACES:
-        raise template.TemplateSyntaxError(f"percent: unknown French space {french_space!r}")
-    return format_html("{}" + _FRENCH_SPACES[french_space] + "%", value)  # value is escaped
+    return format_html("{}\u202f%", value)  # value is escaped

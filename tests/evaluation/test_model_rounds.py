@@ -502,7 +502,7 @@ def test_the_results_page_shows_each_campaigns_rounds_escaped(loop, client):
     assert 'data-model="3">no question</td>' in lines[2]
     client.cookies["django_language"] = "fr"
     html = client.get("/manage/results/model-rounds/").content.decode()
-    assert 'data-figure="fooled">2 (66,7 %)' in html
+    assert 'data-figure="fooled">2 (66,7\u202f%)' in html
 
 
 def test_the_page_shows_a_later_rounds_job_while_it_waits(loop, client):
