@@ -93,6 +93,7 @@ def _start_run(request, release):
                 train_releases=_ids(request, "train_releases"),
                 train_files=_ids(request, "train_files"),
                 as_user=True,
+                fractions=request.POST.get("fractions", ""),
             )
     except ServiceError as error:
         posted = {name: request.POST.get(name, "") for name in STARTED_FIELDS}

@@ -52,8 +52,8 @@ CAMPAIGN_BATCH = 2000  # ids per query when counting the campaigns a release's t
 def check_fractions(fractions) -> list[int | float]:
     """Return the fractions (percent of the train questions), checked: numbers in (0, 100],
     strictly increasing, at most MAX_POINTS; a string "10,25,50,100" is read as that list;
-    None gives the default 10, 25, 50, 100."""
-    if fractions is None or fractions == "":
+    None (or blank text) gives the default 10, 25, 50, 100."""
+    if fractions is None or (isinstance(fractions, str) and not fractions.strip()):
         return list(DEFAULT_FRACTIONS)
     if isinstance(fractions, str):
         parts = [part.strip() for part in fractions.split(",")]
