@@ -145,3 +145,13 @@ def test_the_diff_of_releases_without_any_question(db, boss):
     assert file_names(new) == ["README.md", "manifest.json"]
     assert new.manifest["splits_without_questions"] == ["train"]
     assert release_diff(old=old, new=new)["counts"] == {"added": 0, "removed": 0, "changed": 0}
+
+
+def test_the_baseline_page_offers_no_train_split_without_a_question(dev_only, boss, client):
+    empty = built(boss, "sans-train")
+    full = built(boss, "avec-dev", splits=["dev"])
+    client.force_login(boss)
+    page = client.get(f"/manage/results/baseline/?release={full.pk}").content.decode()
+    sources = page.split('id="baseline-sources"', 1)[1].split("</fieldset>", 1)[0]
+    assert f'<option value="{empty.pk}"' not in sources
+    assert empty.manifest["splits_without_questions"] == ["train", "test"]
