@@ -1,9 +1,11 @@
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Campaign, QuestionType
 from annotation.services.campaigns import FIELDS, campaign_defaults
 from core.forms import language_choices
+from core.i18n import interpolate
 from core.languages import LANGUAGES, languages
 from corpus.models import Split
 
@@ -103,16 +105,20 @@ class CampaignForm(forms.Form):
     guidelines = forms.CharField(
         label=_("Guidelines (Markdown)"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 8}),
-        help_text=_(
-            "Left empty, a new campaign starts with FQuAD's guidelines in its language, with its "
-            "own number of questions and pace."
-        ),
+        widget=forms.Textarea(attrs={"rows": 8}),  # no maxlength: it cuts a long paste silently
     )
     active = forms.BooleanField(label=_("Active"), required=False, label_suffix="")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # The service refuses longer guidelines, saying so next to the field.
+        self.fields["guidelines"].help_text = interpolate(
+            gettext(
+                "Left empty, a new campaign starts with FQuAD's guidelines in its language, with "
+                "its own number of questions and pace. At most %(max)d characters."
+            ),
+            {"max": Campaign.GUIDELINES_MAX_LENGTH},
+        )
         self.fields["language"].choices = language_choices()
         current = (self.initial or {}).get("language")
         if current and current not in LANGUAGES:  # a regional code, like fr-ca

@@ -67,6 +67,12 @@ class Job(models.Model):
         return translated(self.message, self.message_params)
 
     @property
+    def failure_text(self) -> str:
+        """What a failed job tells the reader above its raw error, in their language: what
+        failed and what to do ("" here: the error is shown alone; a kind of job may say)."""
+        return ""
+
+    @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
 

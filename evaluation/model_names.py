@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -31,6 +33,21 @@ MAX_FILES = 10_000  # a model folder holds a few files; more is not a model
 
 class ModelNameError(ValueError):
     """A model name the models-folder rules refuse; str(e) says why, in English."""
+
+
+class ModelLoadError(RuntimeError):
+    """The library could not load the model named; str(e) keeps the library's error, and the
+    type tells a failed run's page what failed (`evaluation.run_failures`)."""
+
+
+@contextmanager
+def model_loading(name: str) -> Iterator[None]:
+    """Turn whatever the library raises while it loads the model `name` into a
+    ModelLoadError naming the model and keeping the library's error."""
+    try:
+        yield
+    except Exception as error:
+        raise ModelLoadError(f"model {name!r}: {type(error).__name__}: {error}") from error
 
 
 def model_name_problem(name: str) -> str | None:

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import CreatedBy, Job, optional_key
+from evaluation.run_failures import run_failure
 
 
 class Submission(models.Model):
@@ -121,6 +122,11 @@ class BaselineRun(CreatedBy, Job):
 
     def __str__(self):
         return f"{self.get_kind_display()} · {self.model_name or '—'}"
+
+    @property
+    def failure_text(self) -> str:
+        """What failed and what to do, above the raw error (`evaluation.run_failures`)."""
+        return run_failure(self.kind, self.error)
 
     @property
     def model_name(self) -> str:

@@ -26,6 +26,8 @@ def _file(release: Release, name: str):
 def release_examples(release: Release, split: str) -> list[dict]:
     """Return the split's examples, HF style: id, title, context, question, answers.
 
+    A split the release holds no question in has no data file: no example.
+
     In a SQuAD v2.0 release, an unanswerable question's `answers.text` is [] and every
     example has `is_impossible` (from the SQuAD file's flag, or the HF file's empty answer
     list); None where the split's answers are held back (the files do not tell: the gold
@@ -42,6 +44,8 @@ def release_examples(release: Release, split: str) -> list[dict]:
                 example["is_impossible"] = None if held_back else not example["answers"]["text"]
         return examples
     squad = _file(release, f"squad-{split}.json")
+    if squad is None and split in release.manifest.get("splits_without_questions", []):
+        return []  # built without a question there, so without a data file
     if squad is None:
         raise ServiceError(
             {

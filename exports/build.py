@@ -171,8 +171,9 @@ def _split_files(
     with_gold: bool,
     report: Callable[[int], None],
     with_model: bool = False,
-) -> list[BuiltFile]:
-    """Read one split once and write its file of every format, then its gold file if asked.
+) -> tuple[list[BuiltFile], int]:
+    """Read one split once and write its file of every format, then its gold file if asked;
+    return them and the number of questions the split holds.
 
     The records carry every shown answer; each writer leaves them out of a held-back split
     itself (`include_answers`), while the gold file always has them. `with_model`: the
@@ -181,22 +182,30 @@ def _split_files(
     """
     writers = _writers(options, name, split, with_gold=with_gold, with_model=with_model)
     selection = split_selection(options, split)
+    read = 0
+
+    def counted(questions: int) -> None:
+        nonlocal read
+        read = questions
+        report(questions)
+
     with ExitStack() as files:
         outputs = []
         for file_name, writer in writers.items():
             outputs.append(files.enter_context(_Output(directory, file_name, writer.media_type)))
             writer.begin(outputs[-1].sink)
-        chunks = _reporting(figures.count(split, question_chunks(selection)), report)
+        chunks = _reporting(figures.count(split, question_chunks(selection)), counted)
         for article in articles_of(chain.from_iterable(chunks)):
             for writer in writers.values():
                 writer.article(article.title)
             for paragraph in article.paragraphs:
                 for writer in writers.values():
                     writer.paragraph(paragraph)
-        return [
+        built = [
             output.built(writer.end(), unanswerable=options.unanswerable)
             for output, writer in zip(outputs, writers.values(), strict=True)
         ]
+    return built, read
 
 
 def _writers(
@@ -308,7 +317,7 @@ def _build_release_files(
 ) -> ReleaseFiles:
     entry = find(options.language)
     figures = SheetFigures(characters=bool(entry and entry.splitting.words == "tokenizer"))
-    built, gold = _data_files(
+    built, gold, empty = _data_files(
         options, name, directory, figures=figures, report=report, with_gold=with_gold
     )
     if options.include_history:
@@ -316,7 +325,7 @@ def _build_release_files(
         built.append(_history_file(directory, options))
     report(95, DATASHEET)
     sheet = datasheet_markdown(
-        name=name, version=version, options=options, files=built, figures=figures
+        name=name, version=version, options=options, files=built, figures=figures, empty=empty
     ).encode()
     built.append(_write(directory, DATASHEET, "text/markdown", lambda sink: sink.write(sheet)))
     manifest = manifest_of(
@@ -325,6 +334,7 @@ def _build_release_files(
         options=options,
         files=built,
         model_in_the_loop=model_in_the_loop_figures(figures, options.splits),
+        empty_splits=empty,
     )
     built.append(_manifest(directory, manifest))
     for item in gold:
@@ -340,12 +350,16 @@ def _data_files(
     figures: SheetFigures,
     report: Report,
     with_gold: bool,
-) -> tuple[list[BuiltFile], list[BuiltFile]]:
+) -> tuple[list[BuiltFile], list[BuiltFile], list[str]]:
     """Write every split's data files (and gold files if asked), reporting up to 90 %;
-    return the data files and the gold files."""
+    return the data files, the gold files and the splits without a question.
+
+    A split without a question gets no data file (an empty `hf-train.jsonl` read as a broken
+    file); its gold file, internal, is still written (`{}`).
+    """
     totals, with_model = _question_totals(options)
     total, before = max(1, sum(totals.values())), 0
-    built, gold = [], []
+    built, gold, empty = [], [], []
     for split in options.splits:
         message = f"{' + '.join(options.formats)} · {split}"
         report(int(90 * before / total), message)
@@ -353,7 +367,7 @@ def _data_files(
         def progress(read, before=before, message=message):
             report(int(90 * min(before + read, total) / total), message)
 
-        files = _split_files(
+        files, questions = _split_files(
             directory,
             options,
             name,
@@ -363,11 +377,16 @@ def _data_files(
             with_model=with_model > 0,
             report=progress,
         )
-        if with_gold:
+        if with_gold:  # kept for an empty split too: scoring reads its `{}` as "nothing"
             gold.append(files.pop())
-        built += files
+        if questions:
+            built += files
+        else:  # no question: no data file (docs/decisions.md, "Rough edges an admin meets")
+            empty.append(split)
+            for item in files:
+                item.path.unlink()
         before += totals.get(split, 0)
-    return built, gold
+    return built, gold, empty
 
 
 def _question_totals(options: ReleaseOptions) -> tuple[dict[str, int], int]:

@@ -1,6 +1,7 @@
 """Compare two finished releases question by question: added, removed, changed.
 
-Each release is read from its HF JSONL files (one line per question, every split), so the
+Each release is read from its HF JSONL files (one line per question, every split that holds
+one; a split without a question has no file), so the
 comparison needs both releases to hold that format. A question is identified by its id; it
 changed when its question text, context or answers differ.
 
@@ -39,7 +40,7 @@ def _hf_files(release: Release):
 def _fingerprints(release: Release) -> dict[str, tuple[str, bytes]]:
     """Return {question id: (split, digest of its content)} from the release's HF files."""
     files = list(_hf_files(release))
-    if not files:
+    if not files and not _all_empty(release):
         raise ServiceError(
             {"release": [_("%(name)s has no HF JSONL file to compare.") % {"name": release.name}]},
             status=409,
@@ -59,6 +60,14 @@ def _fingerprints(release: Release) -> dict[str, tuple[str, bytes]]:
                 )
                 found[row["id"]] = (split, hashlib.sha256(content.encode()).digest())
     return found
+
+
+def _all_empty(release: Release) -> bool:
+    """Whether the release was built with HF files and no question in any split: a split
+    without a question has no data file (exports.build), and none has one then."""
+    options = release.options
+    empty = release.manifest.get("splits_without_questions", [])
+    return "hf" in options.get("formats", []) and all(s in empty for s in options["splits"])
 
 
 def _missing(release: Release, names: list[str]) -> ServiceError:

@@ -15,10 +15,12 @@ def manifest_of(
     options: ReleaseOptions,
     files,
     model_in_the_loop: dict | None = None,
+    empty_splits: list[str] | tuple[str, ...] = (),
 ) -> dict:
     """Return the manifest: what the release holds, with each file's digest and counts, and
     (only in a release with questions written with a model in the loop) the datasheet's
-    model-in-the-loop figures."""
+    model-in-the-loop figures; `splits_without_questions` names the splits of the options
+    that got no data file, holding no question (only when there are some)."""
     manifest = {
         "name": name,
         "version": version,
@@ -28,6 +30,8 @@ def manifest_of(
             for f in files
         ],
     }
+    if empty_splits:
+        manifest["splits_without_questions"] = list(empty_splits)
     if model_in_the_loop:
         manifest["model_in_the_loop"] = model_in_the_loop
     if options.campaigns:  # a release of some campaigns names them

@@ -134,6 +134,9 @@ class Campaign(CreatedBy, models.Model):
     question_type_targets = models.JSONField(
         _("question-type targets (%)"), default=dict, blank=True
     )
+    # The longest guidelines a campaign keeps, in characters: the page's form, the API and
+    # the service refuse longer ones (`annotation.services.campaigns`).
+    GUIDELINES_MAX_LENGTH = 20_000
     guidelines = models.TextField(_("guidelines (Markdown)"), blank=True)
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

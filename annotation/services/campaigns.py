@@ -13,6 +13,7 @@ from annotation.guidelines import default_guidelines
 from annotation.models import Campaign, QuestionType
 from annotation.services.items import items_sync
 from core.errors import ServiceError
+from core.i18n import interpolate
 from corpus.models import Split
 from corpus.services.articles import check_language
 
@@ -167,7 +168,21 @@ def campaign_check(data: dict) -> dict[str, list[str]]:
     errors |= check_language(str(data["language"]))
     _check_bounds(data, errors)
     _check_targets(data["question_type_targets"], errors)
+    _check_guidelines(data["guidelines"], errors)
     return errors
+
+
+def _check_guidelines(guidelines, errors: dict) -> None:
+    """Markdown text of at most `Campaign.GUIDELINES_MAX_LENGTH` characters."""
+    if not isinstance(guidelines, str):
+        errors["guidelines"] = [_("Guidelines are Markdown text.")]
+    elif len(guidelines) > Campaign.GUIDELINES_MAX_LENGTH:
+        errors["guidelines"] = [
+            interpolate(
+                _("At most %(max)d characters: these guidelines have %(count)d."),
+                {"max": Campaign.GUIDELINES_MAX_LENGTH, "count": len(guidelines)},
+            )
+        ]
 
 
 # The settings that decide which items a campaign offers (`annotation.services.items`).

@@ -81,8 +81,8 @@ class BaselineRunCreateSerializer(serializers.Serializer):
     )
     fractions = serializers.JSONField(
         required=False,
-        help_text="learning_curve only: percentages of the train questions (default 10, 25, "
-        "50, 100), increasing, each in (0, 100].",
+        help_text="learning_curve only (another kind refuses it): percentages of the train "
+        "questions (default 10, 25, 50, 100), increasing, each in (0, 100].",
     )
 
 
@@ -198,6 +198,7 @@ class BaselineRunViewSet(JobViewSet):
             train_releases=data.get("train_releases"),
             train_files=data.get("train_files"),
             as_user=True,
+            fractions=data.get("fractions"),
         )
 
     @extend_schema(

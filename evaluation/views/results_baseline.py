@@ -44,7 +44,7 @@ def results_baseline_page(request):
 def _render(request, release, *, errors=None, posted=None, status=200):
     context = {
         "kinds": BaselineRun.Kind.choices,
-        "source_releases": [r for r in release_choices() if "train" in r.options.get("splits", [])],
+        "source_releases": [r for r in release_choices() if _has_train_questions(r)],
         "training_files": list(training_files_readable(request.user)[:100]),
         "errors": errors or {},
         "posted": posted or {},
@@ -52,6 +52,13 @@ def _render(request, release, *, errors=None, posted=None, status=200):
     return results_render(
         request, "results-baseline", release, context, status=status, errors=errors
     )
+
+
+def _has_train_questions(release) -> bool:
+    """Whether the release offers a train split to train on: built with one that holds
+    questions (a split without a question has no file: `splits_without_questions`)."""
+    empty = release.manifest.get("splits_without_questions", [])
+    return "train" in release.options.get("splits", []) and "train" not in empty
 
 
 def _ids(request, name: str) -> list:
@@ -93,6 +100,7 @@ def _start_run(request, release):
                 train_releases=_ids(request, "train_releases"),
                 train_files=_ids(request, "train_files"),
                 as_user=True,
+                fractions=request.POST.get("fractions", ""),
             )
     except ServiceError as error:
         posted = {name: request.POST.get(name, "") for name in STARTED_FIELDS}

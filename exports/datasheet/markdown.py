@@ -282,8 +282,24 @@ def _attribution(article: Article) -> list:
     ]
 
 
-def datasheet_markdown(*, name: str, version: str, options, files, figures: SheetFigures) -> str:
-    """Return the release's README.md, from the figures the build gathered."""
+def _empty_splits_line(empty) -> list[str]:
+    """Say which splits have no data file: they hold no question."""
+    if not empty:
+        return []
+    one = len(empty) == 1
+    names = ", ".join(empty)
+    return [
+        f"No data file for the split{'' if one else 's'} {names}: "
+        f"{'it holds' if one else 'they hold'} no question.",
+        "",
+    ]
+
+
+def datasheet_markdown(
+    *, name: str, version: str, options, files, figures: SheetFigures, empty=()
+) -> str:
+    """Return the release's README.md, from the figures the build gathered; `empty`: the
+    splits that hold no question, so got no data file."""
     lines = [f"# {cell(name)} {cell(version)}", ""]
     lines += ["## Contents", ""]
     columns = COUNT_COLUMNS + (
@@ -295,6 +311,7 @@ def datasheet_markdown(*, name: str, version: str, options, files, figures: Shee
     lines += metric_section(articles)
     lines += ["## Files", ""]
     lines += table(["file", "bytes", "sha256"], [[f.name, f.bytes, f.sha256] for f in files])
+    lines += _empty_splits_line(empty)
     lines += language_section(options)
     lines += question_types_section(figures, options)
     lines += answer_types_section(figures, options)

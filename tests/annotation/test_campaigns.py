@@ -299,3 +299,96 @@ def test_the_campaign_page_offers_the_language(admin_client):
     assert response.status_code == 302
     campaign = Campaign.objects.get(name="English")
     assert (campaign.language, campaign.guidelines[:25]) == ("en", "## Writing the questions\n")
+
+
+LONG_GUIDELINES = "a" * (Campaign.GUIDELINES_MAX_LENGTH + 1)
+
+
+def test_guidelines_longer_than_the_limit_are_refused_by_the_service(db):
+    assert Campaign.GUIDELINES_MAX_LENGTH == 20_000
+    with pytest.raises(ServiceError) as error:
+        campaign_create(name="Longue", guidelines=LONG_GUIDELINES)
+    assert error.value.errors == {
+        "guidelines": [
+            "Au plus 20\u00a0000 caractères\u202f: ces consignes en comptent 20\u00a0001."
+        ]
+    }
+    campaign = campaign_create(name="Juste", guidelines="b" * 20_000)
+    assert len(campaign.guidelines) == 20_000
+    with pytest.raises(ServiceError) as error:
+        campaign_update(campaign=campaign, guidelines=LONG_GUIDELINES)
+    assert list(error.value.errors) == ["guidelines"]
+    campaign.refresh_from_db()
+    assert campaign.guidelines == "b" * 20_000
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            '<li><a href="#id_guidelines">Guidelines (Markdown)</a>: At most 20,000 characters:'
+            " these guidelines have 20,001.</li>",
+        ),
+        (
+            "fr",
+            '<li><a href="#id_guidelines">Consignes (Markdown)</a>\u00a0: Au plus 20\u00a0000'
+            " caractères\u202f: ces consignes en comptent 20\u00a0001.</li>",
+        ),
+    ],
+)
+def test_the_campaign_page_refuses_guidelines_over_the_limit_naming_the_field(
+    admin_client, language, expected
+):
+    admin_client.cookies["django_language"] = language
+    response = admin_client.post(
+        "/manage/campaigns/new/",
+        {
+            **BAD_PAGE_POST,
+            "questions_max": "5",
+            "review_rate": "0.25",
+            "guidelines": LONG_GUIDELINES,
+        },
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    summary = page.split('id="form-error-summary">', 1)[1].split("</div>", 1)[0]
+    assert summary.count("<li>") == 1
+    assert expected in summary
+    assert LONG_GUIDELINES in page  # what was typed is kept
+    assert 'maxlength="' not in page.split('name="guidelines"', 1)[1].split(">", 1)[0]
+    assert Campaign.objects.count() == 0
+
+
+def test_the_campaign_page_says_how_long_guidelines_may_be(admin_client):
+    page = admin_client.get("/manage/campaigns/new/").content.decode()
+    assert (
+        "avec son propre nombre de questions et son rythme. Au plus 20\u00a0000 caractères." in page
+    )
+
+
+def test_the_api_refuses_guidelines_over_the_limit_naming_the_field(admin_user):
+    api = APIClient()
+    api.force_authenticate(admin_user)
+    refused = api.post(
+        "/api/v1/campaigns/", {"name": "X", "guidelines": LONG_GUIDELINES}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == {
+        "guidelines": [
+            "Au plus 20\u00a0000 caractères\u202f: ces consignes en comptent 20\u00a0001."
+        ]
+    }
+    assert Campaign.objects.count() == 0
+    created = api.post("/api/v1/campaigns/", {"name": "X"}, format="json")
+    bad = api.patch(
+        f"/api/v1/campaigns/{created.json()['id']}/",
+        {"guidelines": LONG_GUIDELINES},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert bad.status_code == 400
+    assert bad.json()["errors"] == {
+        "guidelines": ["At most 20,000 characters: these guidelines have 20,001."]
+    }

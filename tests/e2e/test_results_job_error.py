@@ -37,6 +37,15 @@ def test_a_failed_runs_error_leaves_the_scores_in_view_on_a_wide_screen(page, li
     sign_in(page, live_server, "e2e-admin", PASSWORD)
     page.goto(f"{live_server.url}/manage/results/scores/?release={release.pk}")
     table = page.locator("#results-table")
+    # What failed and what to do first (the stored error is not a ModelLoadError: the
+    # general advice); the raw error folded under "Détail", shown when asked.
+    assert table.locator(".job-failure").inner_text() == (
+        "L’affinage a échoué. Vérifiez le modèle et les réglages, puis lancez une nouvelle "
+        "évaluation\u202f; si elle échoue encore, transmettez le détail ci-dessous à la personne "
+        "qui gère les workers."
+    )
+    assert not table.locator(".job-error").is_visible()
+    table.locator(".job-error-detail summary").click()
     assert table.locator(".job-error").inner_text() == ERROR
     hidden = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
     assert hidden <= 0

@@ -12,7 +12,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db.models import F
 from rest_framework.test import APIClient
 
@@ -628,3 +628,81 @@ def test_the_results_page_form_starts_a_curve_with_its_fractions(
     assert [(name, kw["queue"]) for name, kw in sent_tasks.calls] == [
         ("evaluation.tasks.gpu_baseline_task", "gpu")
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fractions given to a kind that draws no curve: refused naming the field, never ignored
+
+ONLY_A_CURVE = {
+    "en": "Only a learning curve takes percentages of the train questions: leave that field "
+    "empty for this kind.",
+    "fr": "Seule une courbe d’apprentissage prend des pourcentages des questions "
+    "d’entraînement\u202f: laissez ce champ vide pour ce type.",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("fractions", ["0, 50", "20, 50, 100"])
+def test_the_results_page_refuses_fractions_for_another_kind(
+    client, sent_tasks, language, fractions
+):
+    release = make_release()
+    client.force_login(release.created_by)
+    client.cookies["django_language"] = language
+    url = f"/manage/results/baseline/?release={release.pk}"
+    refused = client.post(
+        url, {"kind": "lexical", "fractions": fractions}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    error = html.split('<p class="field-error" role="alert" data-field="fractions">', 1)[1]
+    assert error.split("</p>", 1)[0] == ONLY_A_CURVE[language]
+    assert html.count('class="field-error"') == 1
+    assert (
+        f'name="fractions" placeholder="10, 25, 50, 100" maxlength="100" value="{fractions}"'
+        ' aria-invalid="true">' in html
+    )
+    assert BaselineRun.objects.count() == 0
+    assert sent_tasks.calls == []
+
+
+@pytest.mark.django_db
+def test_the_results_page_starts_a_lexical_run_with_the_fractions_left_empty(
+    client, django_capture_on_commit_callbacks, sent_tasks
+):
+    release = make_release()
+    client.force_login(release.created_by)
+    url = f"/manage/results/baseline/?release={release.pk}"
+    with django_capture_on_commit_callbacks(execute=True):
+        started = client.post(url, {"kind": "lexical", "fractions": "  "})
+    assert started.status_code == 302
+    assert BaselineRun.objects.get().kind == "lexical"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "fractions"),
+    [("lexical", [0, 50]), ("lexical", [20, 50, 100]), ("finetune", "10,25"), ("http", [])],
+)
+def test_the_api_refuses_fractions_for_another_kind(sent_tasks, kind, fractions):
+    release = make_release()
+    api = APIClient()
+    api.force_authenticate(release.created_by)
+    body = {"release": release.pk, "kind": kind, "model": "camembert", "fractions": fractions}
+    answer = api.post("/api/v1/baseline-runs/", body, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["errors"] == {"fractions": [ONLY_A_CURVE["en"]]}
+    assert BaselineRun.objects.count() == 0
+    assert sent_tasks.calls == []
+
+
+@pytest.mark.django_db
+def test_run_baseline_refuses_fractions_for_another_kind():
+    release = make_release()
+    with pytest.raises(CommandError) as error:
+        call_command(
+            "run_baseline", "--release", str(release.pk), "--kind", "lexical", "--fractions", "50"
+        )
+    assert str(error.value) == f"fractions: {ONLY_A_CURVE['fr']}"
+    assert BaselineRun.objects.count() == 0

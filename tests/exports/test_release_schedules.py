@@ -171,7 +171,9 @@ def test_a_release_of_chosen_campaigns_holds_their_questions_only(data, boss, re
 
     assert counts(every) == {"hf-train.jsonl": 2, "hf-dev.jsonl": 8, "hf-test.jsonl": 3}
     assert counts(mine) == {"hf-train.jsonl": 2, "hf-dev.jsonl": 6, "hf-test.jsonl": 3}
-    assert counts(theirs) == {"hf-train.jsonl": 0, "hf-dev.jsonl": 2, "hf-test.jsonl": 0}
+    # a split without a question gets no file (docs/decisions.md)
+    assert counts(theirs) == {"hf-dev.jsonl": 2}
+    assert theirs.manifest["splits_without_questions"] == ["train", "test"]
     lines = (releases_folder / "releases" / str(theirs.pk) / "hf-dev.jsonl").read_text()
     rows = [json.loads(line) for line in lines.splitlines()]
     assert [(r["id"], r["answers"]["text"]) for r in rows] == [

@@ -37,5 +37,6 @@ class CampaignWriteSerializer(serializers.Serializer):
     lease_minutes = serializers.IntegerField(required=False)
     seconds_per_question = serializers.IntegerField(required=False)
     question_type_targets = serializers.DictField(child=serializers.IntegerField(), required=False)
-    guidelines = serializers.CharField(allow_blank=True, required=False, max_length=20_000)
+    # Its length is the service's rule too (Campaign.GUIDELINES_MAX_LENGTH), with its message.
+    guidelines = serializers.CharField(allow_blank=True, required=False)
     active = serializers.BooleanField(required=False)

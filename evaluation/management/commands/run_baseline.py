@@ -133,12 +133,13 @@ class Command(PlatformCommand):
             "train_releases": options.get("train_releases"),
             "train_files": train_files,
         }
+        fractions = options.get("fractions")  # a curve's; another kind refuses them
         if kind == BaselineRun.Kind.LEARNING_CURVE:
-            run = self.learning_curve(arguments, options.get("fractions"), queue)
+            run = self.learning_curve(arguments, fractions, queue)
         elif queue:
-            run = baseline_run_start(**arguments)
+            run = baseline_run_start(**arguments, fractions=fractions)
         else:
-            run = baseline_run_record(**arguments)
+            run = baseline_run_record(**arguments, fractions=fractions)
             baseline_run_execute(run=run)
         run.refresh_from_db()
         return _run_figures(run)

@@ -18,7 +18,7 @@ from evaluation.baselines.no_answer import apply_threshold, best_threshold
 from evaluation.baselines.sliding_window import predict_all, predict_all_scored
 from evaluation.gpu_extra import gpu_extra_require
 from evaluation.metrics import FQUAD_FR, SQUAD_EN, no_answer_classification, score, score_v2
-from evaluation.model_names import model_location
+from evaluation.model_names import model_loading, model_location
 from evaluation.models import BaselineRun, TrainingFile
 from evaluation.release_data import (
     question_types,
@@ -195,7 +195,9 @@ def _transformers_model(run, report):
 
     # Compiling fuses BERT's element-wise work: +30 % sequences/s on an H100 (bench/README.md).
     config = qa.TrainConfig(**{"compile": torch.cuda.is_available(), **run.hyperparameters})
-    model, tokenizer = qa.load_pretrained(model_location(run.model))
+    location = model_location(run.model)
+    with model_loading(run.model):
+        model, tokenizer = qa.load_pretrained(location)
     if run.kind == BaselineRun.Kind.FINETUNE:
         train_examples = _finetune_examples(run)
         # v2.0: an unanswerable question's windows all point at CLS, the null answer.

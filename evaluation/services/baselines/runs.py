@@ -108,14 +108,28 @@ def baseline_run_record(
     train_releases=None,
     train_files=None,
     as_user=False,
+    fractions=None,
 ) -> BaselineRun:
     """Check the settings and record a pending baseline run (not sent to any queue).
 
     `train_releases` and `train_files` (ids) are a fine-tuning run's training sources; none
     means the release's own train split. Training files are those `created_by` may read
     (`training_files_readable`); `as_user=False` with no user is the command line (all).
+    `fractions` are a learning curve's (`learning_curve_record` checks them): another kind
+    refuses any given, rather than ignore what was typed.
     """
     _check_kind_and_release(kind, release)
+    if kind != BaselineRun.Kind.LEARNING_CURVE and not _left_out(fractions):
+        raise ServiceError(
+            {
+                "fractions": [
+                    _(
+                        "Only a learning curve takes percentages of the train questions: "
+                        "leave that field empty for this kind."
+                    )
+                ]
+            }
+        )
     model = _check_model(kind, model)
     clean = _check_hyperparameters(hyperparameters or {})
     sources = _check_sources(
@@ -138,6 +152,11 @@ def baseline_run_record(
         created_by=created_by,
         **extra,
     )
+
+
+def _left_out(value) -> bool:
+    """Whether an optional setting was left out: not given, or blank text."""
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _check_kind_and_release(kind: str, release: Release) -> None:

@@ -29,7 +29,7 @@ from core.i18n import Text
 from core.services.jobs import Superseded, job_enqueue, job_run
 from evaluation.gpu_extra import gpu_extra_problem, gpu_extra_require
 from evaluation.metrics import best_over, f1
-from evaluation.model_names import model_location
+from evaluation.model_names import model_loading, model_location
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
 from evaluation.services.baselines.execute import _device_name, _gold_examples, _score
@@ -52,8 +52,8 @@ CAMPAIGN_BATCH = 2000  # ids per query when counting the campaigns a release's t
 def check_fractions(fractions) -> list[int | float]:
     """Return the fractions (percent of the train questions), checked: numbers in (0, 100],
     strictly increasing, at most MAX_POINTS; a string "10,25,50,100" is read as that list;
-    None gives the default 10, 25, 50, 100."""
-    if fractions is None or fractions == "":
+    None (or blank text) gives the default 10, 25, 50, 100."""
+    if fractions is None or (isinstance(fractions, str) and not fractions.strip()):
         return list(DEFAULT_FRACTIONS)
     if isinstance(fractions, str):
         parts = [part.strip() for part in fractions.split(",")]
@@ -244,7 +244,9 @@ def _point(qa, run: BaselineRun, config, data: _CurveData, at: tuple, report) ->
     )
     report(band[0], shown)
     started = time.monotonic()
-    model, tokenizer = qa.load_pretrained(model_location(run.model))  # each point afresh
+    location = model_location(run.model)
+    with model_loading(run.model):
+        model, tokenizer = qa.load_pretrained(location)  # each point afresh
 
     def progress(step, band=band, shown=shown):
         share = step.step / max(step.total_steps, 1)
