@@ -310,7 +310,7 @@ def test_guidelines_longer_than_the_limit_are_refused_by_the_service(db):
         campaign_create(name="Longue", guidelines=LONG_GUIDELINES)
     assert error.value.errors == {
         "guidelines": [
-            "Au plus 20\u00a0000 caractères\u202f: ces consignes en comptent 20\u00a0001."
+            "Au plus 20\u00a0000 caractères\u00a0: ces consignes en comptent 20\u00a0001."
         ]
     }
     campaign = campaign_create(name="Juste", guidelines="b" * 20_000)
@@ -333,7 +333,7 @@ def test_guidelines_longer_than_the_limit_are_refused_by_the_service(db):
         (
             "fr",
             '<li><a href="#id_guidelines">Consignes (Markdown)</a>\u00a0: Au plus 20\u00a0000'
-            " caractères\u202f: ces consignes en comptent 20\u00a0001.</li>",
+            " caractères\u00a0: ces consignes en comptent 20\u00a0001.</li>",
         ),
     ],
 )
@@ -377,7 +377,7 @@ def test_the_api_refuses_guidelines_over_the_limit_naming_the_field(admin_user):
     assert refused.status_code == 400
     assert refused.json()["errors"] == {
         "guidelines": [
-            "Au plus 20\u00a0000 caractères\u202f: ces consignes en comptent 20\u00a0001."
+            "Au plus 20\u00a0000 caractères\u00a0: ces consignes en comptent 20\u00a0001."
         ]
     }
     assert Campaign.objects.count() == 0

@@ -637,7 +637,7 @@ ONLY_A_CURVE = {
     "en": "Only a learning curve takes percentages of the train questions: leave that field "
     "empty for this kind.",
     "fr": "Seule une courbe d’apprentissage prend des pourcentages des questions "
-    "d’entraînement\u202f: laissez ce champ vide pour ce type.",
+    "d’entraînement\u00a0: laissez ce champ vide pour ce type.",
 }
 
 

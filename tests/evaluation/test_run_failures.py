@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 FAILURE = {
     "en": "The fine-tuning failed. The model could not be loaded: check its name (a folder of "
     "the models folder, or a model hub name the workers can download), then start a new run.",
-    "fr": "L’affinage a échoué. Le modèle n’a pas pu être chargé\u202f: vérifiez son nom (un "
+    "fr": "L’affinage a échoué. Le modèle n’a pas pu être chargé\u00a0: vérifiez son nom (un "
     "dossier du dossier des modèles, ou un nom du hub de modèles que les workers peuvent "
     "télécharger), puis lancez une nouvelle évaluation.",
 }

@@ -104,7 +104,7 @@ def test_a_full_release_has_no_such_manifest_key(dev_only, boss, releases_folder
     ("language", "expected"),
     [
         ("en", "No file for the split train: it holds no question."),
-        ("fr", "Aucun fichier pour la partition train\u202f: elle ne contient aucune question."),
+        ("fr", "Aucun fichier pour la partition train\u00a0: elle ne contient aucune question."),
     ],
 )
 def test_the_release_page_names_the_split_without_a_file(
