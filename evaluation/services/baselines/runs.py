@@ -119,7 +119,7 @@ def baseline_run_record(
     refuses any given, rather than ignore what was typed.
     """
     _check_kind_and_release(kind, release)
-    if kind != BaselineRun.Kind.LEARNING_CURVE and not _left_out(fractions):
+    if kind != BaselineRun.Kind.LEARNING_CURVE and not left_out(fractions):
         raise ServiceError(
             {
                 "fractions": [
@@ -154,7 +154,7 @@ def baseline_run_record(
     )
 
 
-def _left_out(value) -> bool:
+def left_out(value) -> bool:
     """Whether an optional setting was left out: not given, or blank text."""
     return value is None or (isinstance(value, str) and not value.strip())
 

@@ -33,7 +33,7 @@ from evaluation.model_names import model_loading, model_location
 from evaluation.models import BaselineRun
 from evaluation.release_data import release_examples
 from evaluation.services.baselines.execute import _device_name, _gold_examples, _score
-from evaluation.services.baselines.runs import _scored_splits, baseline_run_record
+from evaluation.services.baselines.runs import _scored_splits, baseline_run_record, left_out
 from evaluation.services.baselines.sources import _train_count
 from evaluation.services.curves.fit import (
     DEFAULT_FRACTIONS,
@@ -53,7 +53,7 @@ def check_fractions(fractions) -> list[int | float]:
     """Return the fractions (percent of the train questions), checked: numbers in (0, 100],
     strictly increasing, at most MAX_POINTS; a string "10,25,50,100" is read as that list;
     None (or blank text) gives the default 10, 25, 50, 100."""
-    if fractions is None or (isinstance(fractions, str) and not fractions.strip()):
+    if left_out(fractions):
         return list(DEFAULT_FRACTIONS)
     if isinstance(fractions, str):
         parts = [part.strip() for part in fractions.split(",")]
